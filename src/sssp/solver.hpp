@@ -1,0 +1,71 @@
+// The GPU SSSP solver's public interface: what the `sssp` command, the tests
+// and the benchmarks call. Strategies differ only in how they keep the
+// frontier; they share the device graph, the relax kernels and the stats.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "graph/csr.hpp"
+#include "graph/types.hpp"
+
+namespace sssp {
+
+enum class Strategy { NearFar, BucketSort, BucketMultisplit, BellmanFord };
+
+// "near-far", "bucket-sort", "bucket-multisplit", "bellman-ford".
+const char* to_string(Strategy s);
+// Throws std::invalid_argument naming the value on anything unknown.
+Strategy parse_strategy(const std::string& name);
+std::vector<Strategy> all_strategies();
+
+struct SolverOptions {
+  double delta = 0;            // bucket width; must be > 0 (the caller resolves "auto")
+  std::uint32_t buckets = 10;  // bucketing strategies: number of buckets B
+  bool predecessors = false;   // also compute a shortest-path tree
+  int device = 0;              // CUDA device ordinal
+  std::uint64_t memory_limit_bytes = 0;  // 0: the device's free memory; else pretend only this much exists
+};
+
+template <class Weight>
+struct SolveResult {
+  std::vector<graph::distance_t<Weight>> distances;  // infinite_distance<Weight>() = unreachable
+  std::vector<graph::vertex_id> predecessors;        // kNoVertex for the source and unreachable; empty unless asked
+  double solve_ms = 0;                // CUDA events around the solve only
+  std::uint64_t relaxations = 0;      // arcs actually relaxed (for the work ratio)
+  std::uint64_t iterations = 0;       // relax launches
+  std::uint64_t buckets_processed = 0;  // bucketing / near-far phases
+  double delta = 0;                   // the delta used
+};
+
+// True when a CUDA device can be used; otherwise *why says what is missing.
+bool gpu_available(std::string* why = nullptr);
+// "NVIDIA H200, driver 13.0, runtime 13.0" or similar, for reports.
+std::string gpu_description(int device = 0);
+
+// Holds the graph on the device; solve() may be called many times (several
+// sources, several strategies, repeated runs) without re-uploading.
+// Throws std::runtime_error with a clear message (bytes needed vs free) when
+// the graph does not fit, and on any CUDA error.
+template <class Weight>
+class GpuSolver {
+ public:
+  GpuSolver(const graph::Csr<Weight>& graph, const SolverOptions& options);
+  ~GpuSolver();
+  GpuSolver(const GpuSolver&) = delete;
+  GpuSolver& operator=(const GpuSolver&) = delete;
+
+  double upload_ms() const;  // host-to-device transfer of the graph
+  SolveResult<Weight> solve(graph::vertex_id source, Strategy strategy);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+extern template class GpuSolver<std::uint32_t>;
+extern template class GpuSolver<float>;
+
+}  // namespace sssp

@@ -1,0 +1,37 @@
+// Helpers shared by the test suites: where the data lives and how to skip.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <unistd.h>
+
+namespace test_support {
+
+// ../shared/datasets next to the project, or $SSSP_DATASETS when set (the GPU
+// machine gets a carried copy there).
+inline std::filesystem::path datasets_dir() {
+  if (const char* env = std::getenv("SSSP_DATASETS"); env && *env) return env;
+  return SSSP_DATASETS_DIR;
+}
+
+inline std::filesystem::path fixtures_dir() { return SSSP_FIXTURES_DIR; }
+
+// A scratch directory for files a test writes; removed by the caller.
+inline std::filesystem::path scratch_dir(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / ("sssp_test_" + name + "_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+}  // namespace test_support
+
+// Skips (visibly) when a shared dataset file is absent.
+#define SKIP_IF_NO_DATASET(relative_path)                                                  \
+  do {                                                                                     \
+    if (!std::filesystem::exists(test_support::datasets_dir() / (relative_path)))          \
+      GTEST_SKIP() << "shared dataset " << (test_support::datasets_dir() / (relative_path)) \
+                   << " not found; skipping";                                              \
+  } while (0)
