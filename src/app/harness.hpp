@@ -1,0 +1,66 @@
+// The one run harness every solver goes through (GAP's BenchmarkKernel idea):
+// a warm-up run, N timed runs, reach statistics and the metrics, so a solver
+// adapter only says how to solve once.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/report.hpp"
+#include "graph/csr.hpp"
+#include "graph/metrics.hpp"
+#include "graph/types.hpp"
+
+namespace app {
+
+// One solve from one source, as any solver reports it.
+template <class Weight>
+struct SolveOutcome {
+  std::vector<graph::distance_t<Weight>> distances;
+  std::vector<graph::vertex_id> predecessors;  // empty when the solver computes none
+  double solve_ms = 0;                         // the solve only (CUDA events on the GPU)
+  std::uint64_t relaxations = 0;
+  std::optional<std::uint64_t> iterations;
+  std::optional<std::uint64_t> buckets_processed;
+  std::optional<double> delta;  // the delta the solver used, when it uses one
+};
+
+template <class Weight>
+using SolveFunction = std::function<SolveOutcome<Weight>()>;
+
+// Calls `solve` once to warm up (first-touch allocation, GPU clocks, caches),
+// then `runs` times timed. `identity` carries strategy, device and source; the
+// returned record holds the timings, and the reach statistics, relaxations,
+// iterations and buckets of the last run, whose outcome is left in *last.
+template <class Weight>
+RunRecord run_timed(const graph::Csr<Weight>& g, const SolveFunction<Weight>& solve, std::uint32_t runs,
+                    RunRecord identity, SolveOutcome<Weight>* last) {
+  RunRecord record = std::move(identity);
+  SolveOutcome<Weight> outcome = solve();  // warm-up, not timed
+  record.solve_ms.clear();
+  for (std::uint32_t run = 0; run < runs; ++run) {
+    outcome = solve();
+    record.solve_ms.push_back(outcome.solve_ms);
+  }
+  if (outcome.distances.size() != g.num_vertices)
+    throw std::runtime_error(record.strategy + " returned " + std::to_string(outcome.distances.size()) +
+                             " distances for " + std::to_string(g.num_vertices) + " vertices");
+  const graph::ReachStats reach = graph::reach_stats(g, outcome.distances);
+  record.reached_vertices = reach.reached_vertices;
+  record.reached_arcs = reach.reached_arcs;
+  record.relaxations = outcome.relaxations;
+  record.iterations = outcome.iterations;
+  record.buckets_processed = outcome.buckets_processed;
+  if (outcome.delta) record.delta = outcome.delta;
+  record.has_predecessors = !outcome.predecessors.empty();
+  finish_record(record);
+  if (last) *last = std::move(outcome);
+  return record;
+}
+
+}  // namespace app

@@ -1,0 +1,180 @@
+#include "app/json_report.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <system_error>
+
+#include <unistd.h>
+
+namespace app {
+
+namespace {
+
+using nlohmann::json;
+
+template <class T>
+json optional_json(const std::optional<T>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+json string_or_null(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+
+}  // namespace
+
+std::string tool_version() {
+#ifdef SSSP_VERSION
+  return SSSP_VERSION;
+#else
+  return "0.1.0";
+#endif
+}
+
+std::string git_commit() {
+#ifdef SSSP_GIT_COMMIT
+  return SSSP_GIT_COMMIT;
+#else
+  return "unknown";
+#endif
+}
+
+json to_json(const AppOptions& options, const RunSummary& run) {
+  json j;
+  j["schema"] = kJsonSchema;
+  j["tool"] = {{"name", "sssp"}, {"version", tool_version()}, {"git_commit", git_commit()}};
+  j["command_line"] = options.command_line;
+
+  const DeviceInfo& d = run.device;
+  j["device"] = {{"requested", d.requested},    {"kind", d.kind},
+                 {"description", d.description}, {"note", string_or_null(d.note)},
+                 {"cpu_threads", d.cpu_threads}, {"upload_ms", optional_json(d.upload_ms)}};
+
+  const GraphInfo& g = run.graph;
+  j["graph"] = {{"source", g.source},
+                {"generated", g.generated},
+                {"format", g.format},
+                {"vertices", g.vertices},
+                {"arcs", g.arcs},
+                {"weight_type", g.weight_type},
+                {"weight_rule", g.weight_rule},
+                {"file_has_weights", g.file_has_weights},
+                {"id_base", g.id_base},
+                {"undirected", g.undirected},
+                {"input_entries", g.input_entries},
+                {"self_loops_dropped", g.self_loops_dropped},
+                {"duplicates_dropped", g.duplicates_dropped},
+                {"file_bytes", g.file_bytes},
+                {"load_ms", {{"parse", g.parse_ms}, {"build", g.build_ms}, {"total", g.total_ms}}},
+                {"from_cache", g.from_cache},
+                {"cache_written", g.cache_written}};
+
+  json o;
+  o["strategies"] = run.strategies;
+  o["strategy_all"] = options.strategy_all;
+  o["delta"] = options.delta_auto ? json("auto") : json(options.delta);
+  o["delta_used"] = run.delta.value;
+  o["delta_auto_value"] = run.delta.auto_value;
+  o["delta_sweep"] = run.delta.sweep.empty() ? json(nullptr) : json(run.delta.sweep);
+  o["buckets"] = options.buckets;
+  o["runs"] = options.runs;
+  o["warmup_runs"] = 1;
+  o["seed"] = options.seed;
+  o["weights"] = options.weights;
+  o["sources"] = run.sources;
+  o["random_sources"] = options.random_sources ? json(options.random_sources) : json(nullptr);
+  o["validate"] = options.validate;
+  o["predecessors"] = options.predecessors;
+  o["path_to"] = optional_json(options.path_to);
+  o["output"] = string_or_null(options.output_path);
+  o["threads"] = options.threads;
+  o["gpu_memory_limit_bytes"] =
+      options.gpu_memory_limit_bytes ? json(options.gpu_memory_limit_bytes) : json(nullptr);
+  j["options"] = o;
+
+  json results = json::array();
+  for (const RunRecord& r : run.records) {
+    results.push_back({{"strategy", r.strategy},
+                       {"device", r.device},
+                       {"source", r.source},
+                       {"delta", optional_json(r.delta)},
+                       {"solve_ms",
+                        {{"median", r.time.median_ms}, {"min", r.time.min_ms}, {"max", r.time.max_ms},
+                         {"runs", r.solve_ms}}},
+                       {"mteps", r.mteps},
+                       {"work_ratio", r.work_ratio},
+                       {"relaxations", r.relaxations},
+                       {"reached_vertices", r.reached_vertices},
+                       {"reached_arcs", r.reached_arcs},
+                       {"iterations", optional_json(r.iterations)},
+                       {"buckets_processed", optional_json(r.buckets_processed)},
+                       {"predecessors", r.has_predecessors},
+                       {"validation", to_string(r.validation)},
+                       {"mismatches", r.mismatches}});
+  }
+  j["results"] = results;
+
+  json summary = json::array();
+  for (const SummaryRow& s : run.summary) {
+    summary.push_back({{"strategy", s.strategy},
+                       {"device", s.device},
+                       {"delta", optional_json(s.delta)},
+                       {"sources", s.sources},
+                       {"solve_ms", s.solve_ms},
+                       {"mteps", s.mteps},
+                       {"work_ratio", s.work_ratio},
+                       {"iterations", optional_json(s.iterations)},
+                       {"buckets_processed", optional_json(s.buckets_processed)},
+                       {"speedup_vs_cpu_delta_stepping", optional_json(s.speedup)}});
+  }
+  j["summary"] = summary;
+
+  if (run.path) {
+    const PathInfo& p = *run.path;
+    json distance = nullptr;
+    if (p.reachable)
+      distance = g.weight_type == "uint32" ? json(std::stoull(p.distance)) : json(p.distance_value);
+    j["path"] = {{"source", p.source},
+                 {"target", p.target},
+                 {"reachable", p.reachable},
+                 {"distance", distance},
+                 {"vertices", p.vertices.empty() ? json(nullptr) : json(p.vertices)},
+                 {"note", string_or_null(p.note)}};
+  } else {
+    j["path"] = nullptr;
+  }
+
+  const bool performed = options.validate;
+  j["validation"] = {{"performed", performed},
+                     {"passed", performed ? json(run.validation_problems == 0) : json(nullptr)},
+                     {"problems", run.validation_problems}};
+  return j;
+}
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  namespace fs = std::filesystem;
+  // Same directory as the target, so the rename never crosses file systems.
+  const std::string temp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream file(temp, std::ios::binary | std::ios::trunc);
+    if (!file) throw std::runtime_error(path + ": cannot write (" + std::strerror(errno) + ")");
+    file.write(content.data(), static_cast<std::streamsize>(content.size()));
+    file.close();
+    if (!file) {
+      std::error_code ignored;
+      fs::remove(temp, ignored);
+      throw std::runtime_error(path + ": write failed (disk full?)");
+    }
+  }
+  std::error_code ec;
+  fs::rename(temp, path, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(temp, ignored);
+    throw std::runtime_error(path + ": cannot replace (" + ec.message() + ")");
+  }
+}
+
+}  // namespace app

@@ -1,0 +1,78 @@
+// --json FILE: one record of everything a run printed, for scripts and plots.
+//
+// Schema "sssp-run/1" (checked by tests/cpu/test_app_report.cpp; add keys
+// freely, but rename or retype one only with a new schema version):
+// {
+//   "schema": "sssp-run/1",
+//   "tool": {"name": "sssp", "version": string, "git_commit": string ("unknown" when not built from git)},
+//   "command_line": [string, ...],
+//   "device": {"requested": "auto"|"gpu"|"cpu", "kind": "gpu"|"cpu", "description": string
+//              (GPU name, driver and CUDA version, or the CPU thread count), "note": string|null
+//              (why auto fell back to the CPU), "cpu_threads": int, "upload_ms": number|null},
+//   "graph": {"source": string (path or generator spec), "generated": bool, "format": string,
+//             "vertices": int, "arcs": int, "weight_type": "uint32"|"float", "weight_rule": string,
+//             "file_has_weights": bool, "id_base": 0|1, "undirected": bool, "input_entries": int,
+//             "self_loops_dropped": int, "duplicates_dropped": int, "file_bytes": int,
+//             "load_ms": {"parse": number, "build": number, "total": number},
+//             "from_cache": bool, "cache_written": bool},
+//   "options": {"strategies": [string], "strategy_all": bool, "delta": "auto"|number,
+//               "delta_used": number, "delta_auto_value": number, "delta_sweep": [number]|null,
+//               "buckets": int, "runs": int, "warmup_runs": 1, "seed": int, "weights": string,
+//               "sources": [int] (ids as in the file), "random_sources": int|null,
+//               "validate": bool, "predecessors": bool, "path_to": int|null,
+//               "output": string|null, "threads": int, "gpu_memory_limit_bytes": int|null},
+//   "results": [{"strategy": string, "device": "gpu"|"cpu", "source": int, "delta": number|null,
+//                "solve_ms": {"median": number, "min": number, "max": number, "runs": [number]},
+//                "mteps": number, "work_ratio": number, "relaxations": int,
+//                "reached_vertices": int, "reached_arcs": int, "iterations": int|null,
+//                "buckets_processed": int|null, "predecessors": bool,
+//                "validation": "passed"|"failed"|"not run", "mismatches": int}],
+//   "summary": [{"strategy": string, "device": string, "delta": number|null, "sources": int,
+//                "solve_ms": number (mean over sources of the per-source median), "mteps": number,
+//                "work_ratio": number, "iterations": number|null, "buckets_processed": number|null,
+//                "speedup_vs_cpu_delta_stepping": number|null}],
+//   "path": null | {"source": int, "target": int, "reachable": bool, "distance": number|null,
+//                   "vertices": [int]|null, "note": string|null},
+//   "validation": {"performed": bool, "passed": bool|null, "problems": int}
+// }
+// Times are milliseconds; MTEPS and work ratio follow graph/metrics.hpp.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/options.hpp"
+#include "app/report.hpp"
+
+namespace app {
+
+inline constexpr const char* kJsonSchema = "sssp-run/1";
+
+// The version of this tool, and the git commit it was built from: the
+// SSSP_GIT_COMMIT compile definition when the build passes one, else "unknown".
+std::string tool_version();
+std::string git_commit();
+
+struct RunSummary {
+  GraphInfo graph;
+  DeviceInfo device;
+  DeltaInfo delta;
+  std::vector<std::string> strategies;     // as run, in order
+  std::vector<std::uint64_t> sources;      // user ids
+  std::vector<RunRecord> records;
+  std::vector<SummaryRow> summary;
+  std::optional<PathInfo> path;
+  std::uint64_t validation_problems = 0;
+};
+
+nlohmann::json to_json(const AppOptions& options, const RunSummary& run);
+
+// Writes `content` to a temporary file beside `path`, then renames it over
+// `path`: readers never see a half-written file. Throws std::runtime_error
+// naming the file on failure (the temporary file is removed).
+void write_file_atomically(const std::string& path, const std::string& content);
+
+}  // namespace app

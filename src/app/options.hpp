@@ -1,0 +1,127 @@
+// The `sssp` command line: parsing and validation of every option, with no
+// dependence on the graph or the GPU, so it can be tested on its own.
+//
+// Everything that can be checked without the graph is checked here; what
+// needs the graph (source ids in range, --path-to in range, random sources)
+// is checked in sources.hpp once the graph is loaded, still before any
+// output. Every rejection throws UsageError (the command exits with 2).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace app {
+
+// A bad or conflicting command-line option: one line, exit code 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// What solves a problem. GPU strategies map one to one onto sssp::Strategy
+// (solver.hpp); the CPU ones call graph/reference.hpp.
+enum class Algorithm { NearFar, BucketSort, BucketMultisplit, BellmanFord, DeltaStepping, Dijkstra };
+
+// "near-far", "bucket-sort", "bucket-multisplit", "bellman-ford" (the names
+// sssp::to_string gives), "delta-stepping", "dijkstra".
+const char* to_string(Algorithm a);
+// Throws UsageError naming the value and listing the valid names.
+Algorithm parse_algorithm(const std::string& name);
+bool runs_on_gpu(Algorithm a);
+// Whether the algorithm's work depends on delta (for --delta-sweep).
+bool uses_delta(Algorithm a);
+
+enum class DeviceRequest { Auto, Gpu, Cpu };
+const char* to_string(DeviceRequest d);
+
+// One entry of --delta-sweep: an absolute delta ("250") or a multiple of the
+// auto delta ("0.5x").
+struct SweepEntry {
+  double value = 0;
+  bool times_auto = false;
+};
+
+struct AppOptions {
+  // Graph: exactly one of graph_path / generate_spec is set after parsing
+  // (generate_spec = "rmat:16:16" when neither was given).
+  std::string graph_path;
+  std::string generate_spec;
+  bool generate_defaulted = false;  // neither --graph nor --generate given
+  std::string format = "auto";
+  bool undirected = false;
+  std::string weights = "file";
+  std::uint64_t seed = 1;
+  bool use_cache = false;
+  std::string cache_path;  // empty: beside the input
+
+  // Sources as the user wrote them (ids as in the file); empty with
+  // random_sources == 0 means "the first id".
+  std::vector<std::uint64_t> sources;
+  std::uint32_t random_sources = 0;
+
+  // Strategies as requested; empty = the device's default.
+  std::vector<Algorithm> strategies;
+  bool strategy_all = false;
+  DeviceRequest device = DeviceRequest::Auto;
+
+  bool delta_auto = true;
+  double delta = 0;  // when !delta_auto: > 0 and finite
+  bool delta_sweep = false;
+  std::vector<SweepEntry> sweep;  // filled (defaults) when delta_sweep
+  std::uint32_t buckets = 10;
+  int threads = 0;  // 0: all cores
+  std::uint32_t runs = 1;
+  bool validate = false;
+  bool predecessors = false;
+  std::optional<std::uint64_t> path_to;  // an id as in the file
+  std::string output_path;
+  std::string json_path;
+  std::uint64_t gpu_memory_limit_bytes = 0;  // 0: no limit
+  bool quiet = false;
+
+  bool help = false;
+  std::vector<std::string> command_line;  // argv, for the JSON record
+
+  bool generated() const { return graph_path.empty(); }
+};
+
+// Parses and validates argv (argv[0] is the program name). Throws UsageError
+// with a one-line message on any bad, unknown or conflicting option.
+AppOptions parse_options(int argc, const char* const* argv);
+
+// The --help text: every option and a few examples.
+std::string help_text();
+
+enum class DeviceKind { Gpu, Cpu };
+const char* to_string(DeviceKind d);
+
+struct DeviceChoice {
+  DeviceKind kind = DeviceKind::Cpu;
+  std::string note;  // why auto chose cpu ("auto: no GPU: ..."), else empty
+};
+
+// --device auto: gpu when a GPU is usable, else cpu with a note saying why.
+// --device gpu without a usable GPU throws std::runtime_error (exit 1: the
+// machine, not the command line, is at fault).
+DeviceChoice resolve_device(DeviceRequest request, bool gpu_usable, const std::string& why_not);
+
+// The algorithms to run on `device`, in report order. Default: bucket-multisplit
+// on gpu, delta-stepping on cpu. --strategy all: the four GPU strategies plus
+// CPU delta-stepping (the baseline row) on gpu; dijkstra and delta-stepping on
+// cpu. With --delta-sweep, only the strategies whose work depends on delta.
+// Throws UsageError when a GPU strategy is asked for on the cpu device or the
+// sweep has no delta-dependent strategy.
+std::vector<Algorithm> resolve_algorithms(const AppOptions& options, DeviceKind device);
+
+// "2G", "512M", "1.5G", "1048576", "64K", "1T" (binary units; a trailing "B"
+// or "iB" is allowed). Throws UsageError naming the value.
+std::uint64_t parse_byte_size(const std::string& text, const std::string& option);
+
+// --delta-sweep list, e.g. "0.25x,0.5x,1x,2x" or "100,200,400". Empty text
+// gives the default sweep, 1/8x to 8x of the auto delta in powers of two.
+std::vector<SweepEntry> parse_sweep(const std::string& text);
+
+}  // namespace app

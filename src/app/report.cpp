@@ -1,0 +1,268 @@
+#include "app/report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+#include <utility>
+
+#include "graph/metrics.hpp"
+
+namespace app {
+
+Table::Table(std::vector<Column> columns) : columns_(std::move(columns)) {}
+
+void Table::add_row(std::vector<std::string> cells) {
+  if (cells.size() != columns_.size())
+    throw std::logic_error("Table::add_row: " + std::to_string(cells.size()) + " cells for " +
+                           std::to_string(columns_.size()) + " columns");
+  rows_.push_back(std::move(cells));
+}
+
+std::string Table::render() const {
+  std::vector<std::size_t> width(columns_.size());
+  for (std::size_t c = 0; c < columns_.size(); ++c) {
+    width[c] = columns_[c].header.size();
+    for (const auto& row : rows_) width[c] = std::max(width[c], row[c].size());
+  }
+  std::string out;
+  const auto emit = [&](const std::vector<std::string>& cells) {
+    std::string line;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      if (c > 0) line += "  ";
+      const std::string pad(width[c] - cells[c].size(), ' ');
+      // Headers follow their column's alignment so they sit over the numbers.
+      const bool right = columns_[c].align == Align::Right;
+      line += right ? pad + cells[c] : cells[c] + pad;
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  };
+  std::vector<std::string> headers;
+  for (const auto& column : columns_) headers.push_back(column.header);
+  emit(headers);
+  std::vector<std::string> rules;
+  for (const std::size_t w : width) rules.emplace_back(w, '-');
+  emit(rules);
+  for (const auto& row : rows_) emit(row);
+  return out;
+}
+
+std::string format_fixed(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+
+std::string format_delta(double delta) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.6g", delta);
+  return buffer;
+}
+
+TimingSummary summarize_times(const std::vector<double>& solve_ms) {
+  if (solve_ms.empty()) throw std::invalid_argument("summarize_times: no timed runs");
+  std::vector<double> sorted = solve_ms;
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  TimingSummary t;
+  t.median_ms = n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+  t.min_ms = sorted.front();
+  t.max_ms = sorted.back();
+  return t;
+}
+
+const char* to_string(Check c) {
+  switch (c) {
+    case Check::NotRun: return "not run";
+    case Check::Passed: return "passed";
+    case Check::Failed: return "failed";
+  }
+  return "?";
+}
+
+void finish_record(RunRecord& record) {
+  record.time = summarize_times(record.solve_ms);
+  record.mteps = graph::mteps(record.reached_arcs, record.time.median_ms);
+  record.work_ratio = graph::work_ratio(record.relaxations, record.reached_arcs);
+}
+
+namespace {
+
+bool same_delta(const std::optional<double>& a, const std::optional<double>& b) {
+  return a.has_value() == b.has_value() && (!a || *a == *b);
+}
+
+std::string optional_count(const std::optional<std::uint64_t>& value) {
+  return value ? std::to_string(*value) : "-";
+}
+
+std::string optional_mean(const std::optional<double>& value) {
+  return value ? format_fixed(*value, 1) : "-";
+}
+
+std::string delta_cell(const std::optional<double>& delta) { return delta ? format_delta(*delta) : "-"; }
+
+}  // namespace
+
+std::vector<SummaryRow> summarize(const std::vector<RunRecord>& records, const std::string& baseline_strategy) {
+  struct Totals {
+    SummaryRow row;
+    std::uint64_t reached_arcs = 0, relaxations = 0;
+    std::uint64_t iterations = 0, buckets = 0;
+    bool all_iterations = true, all_buckets = true;
+  };
+  std::vector<Totals> groups;
+  for (const RunRecord& r : records) {
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const Totals& t) {
+      return t.row.strategy == r.strategy && t.row.device == r.device && same_delta(t.row.delta, r.delta);
+    });
+    if (it == groups.end()) {
+      groups.emplace_back();
+      it = groups.end() - 1;
+      it->row.strategy = r.strategy;
+      it->row.device = r.device;
+      it->row.delta = r.delta;
+    }
+    it->row.sources += 1;
+    it->row.solve_ms += r.time.median_ms;  // a sum until divided below
+    it->reached_arcs += r.reached_arcs;
+    it->relaxations += r.relaxations;
+    if (r.iterations) it->iterations += *r.iterations;
+    else it->all_iterations = false;
+    if (r.buckets_processed) it->buckets += *r.buckets_processed;
+    else it->all_buckets = false;
+  }
+  std::vector<SummaryRow> rows;
+  for (Totals& t : groups) {
+    SummaryRow row = t.row;
+    const double sources = row.sources;
+    row.mteps = graph::mteps(t.reached_arcs, row.solve_ms);
+    row.work_ratio = graph::work_ratio(t.relaxations, t.reached_arcs);
+    row.solve_ms /= sources;
+    if (t.all_iterations) row.iterations = static_cast<double>(t.iterations) / sources;
+    if (t.all_buckets) row.buckets_processed = static_cast<double>(t.buckets) / sources;
+    rows.push_back(row);
+  }
+  // The baseline of a row: same delta if the baseline ran with it, else the
+  // baseline's only row (a sweep compares like with like; a plain run has one).
+  std::vector<const SummaryRow*> baselines;
+  for (const SummaryRow& row : rows)
+    if (row.strategy == baseline_strategy) baselines.push_back(&row);
+  for (SummaryRow& row : rows) {
+    const SummaryRow* base = nullptr;
+    for (const SummaryRow* b : baselines)
+      if (same_delta(b->delta, row.delta)) base = b;
+    if (!base && baselines.size() == 1) base = baselines.front();
+    if (base && row.solve_ms > 0) row.speedup = base->solve_ms / row.solve_ms;
+  }
+  return rows;
+}
+
+std::string format_graph_header(const GraphInfo& g) {
+  std::ostringstream out;
+  out << "graph         " << g.source << (g.generated ? " (generated)" : "") << "\n";
+  out << "format        " << g.format;
+  if (!g.generated) out << ", " << g.file_bytes << " bytes";
+  out << ", ids " << g.id_base << "-based\n";
+  out << "vertices      " << g.vertices << "\n";
+  out << "arcs          " << g.arcs << (g.undirected ? " (undirected: both directions)" : " (directed)") << "\n";
+  out << "weights       " << g.weight_type << ", " << g.weight_rule
+      << (!g.generated && !g.file_has_weights ? " (the file has none)" : "") << "\n";
+  out << "dropped       " << g.self_loops_dropped << " self-loops, " << g.duplicates_dropped
+      << " duplicate arcs (of " << g.input_entries << " entries)\n";
+  if (g.generated) {
+    out << "generate      " << format_fixed(g.total_ms, 1) << " ms (build " << format_fixed(g.build_ms, 1)
+        << " ms)\n";
+  } else {
+    out << "load          " << format_fixed(g.total_ms, 1) << " ms (parse " << format_fixed(g.parse_ms, 1)
+        << " ms, build " << format_fixed(g.build_ms, 1) << " ms), "
+        << (g.from_cache ? "from cache" : "not from cache") << (g.cache_written ? ", cache written" : "") << "\n";
+  }
+  return out.str();
+}
+
+std::string format_device_header(const DeviceInfo& d) {
+  std::ostringstream out;
+  out << "device        " << d.kind << ": " << d.description;
+  if (!d.note.empty()) out << " (" << d.note << ")";
+  out << "\n";
+  if (d.upload_ms) out << "upload        " << format_fixed(*d.upload_ms, 3) << " ms (graph, host to device)\n";
+  return out.str();
+}
+
+std::string format_delta_line(const DeltaInfo& delta) {
+  std::ostringstream out;
+  if (!delta.sweep.empty()) {
+    out << "delta sweep  ";
+    for (std::size_t i = 0; i < delta.sweep.size(); ++i) out << (i ? ", " : " ") << format_delta(delta.sweep[i]);
+    out << " (auto delta " << format_delta(delta.auto_value) << ")\n";
+  } else if (delta.automatic) {
+    out << "delta         " << format_delta(delta.value) << " (auto: 32 x mean weight / mean out-degree)\n";
+  } else {
+    out << "delta         " << format_delta(delta.value) << " (given; auto would be " << format_delta(delta.auto_value)
+        << ")\n";
+  }
+  return out.str();
+}
+
+std::string format_results_table(const std::vector<RunRecord>& records) {
+  using A = Table::Align;
+  Table table({{"strategy", A::Left}, {"device", A::Left}, {"source", A::Right}, {"delta", A::Right},
+               {"runs", A::Right}, {"median ms", A::Right}, {"min ms", A::Right}, {"max ms", A::Right},
+               {"MTEPS", A::Right}, {"work ratio", A::Right}, {"iterations", A::Right}, {"buckets", A::Right},
+               {"reached", A::Right}, {"validation", A::Left}});
+  for (const RunRecord& r : records) {
+    std::string check = to_string(r.validation);
+    if (r.validation == Check::Failed) check += " (" + std::to_string(r.mismatches) + ")";
+    table.add_row({r.strategy, r.device, std::to_string(r.source), delta_cell(r.delta),
+                   std::to_string(r.solve_ms.size()), format_fixed(r.time.median_ms, 3),
+                   format_fixed(r.time.min_ms, 3), format_fixed(r.time.max_ms, 3), format_fixed(r.mteps, 1),
+                   format_fixed(r.work_ratio, 3), optional_count(r.iterations), optional_count(r.buckets_processed),
+                   std::to_string(r.reached_vertices), check});
+  }
+  return table.render();
+}
+
+std::string format_comparison_table(const std::vector<SummaryRow>& rows, const std::string& baseline_label) {
+  using A = Table::Align;
+  Table table({{"strategy", A::Left}, {"device", A::Left}, {"solve ms", A::Right}, {"MTEPS", A::Right},
+               {"speedup vs " + baseline_label, A::Right}, {"work ratio", A::Right}, {"iterations", A::Right}});
+  for (const SummaryRow& r : rows) {
+    table.add_row({r.strategy, r.device, format_fixed(r.solve_ms, 3), format_fixed(r.mteps, 1),
+                   r.speedup ? format_fixed(*r.speedup, 2) + "x" : "-", format_fixed(r.work_ratio, 3),
+                   optional_mean(r.iterations)});
+  }
+  return table.render();
+}
+
+std::string format_sweep_table(const std::vector<SummaryRow>& rows) {
+  using A = Table::Align;
+  Table table({{"delta", A::Right}, {"strategy", A::Left}, {"device", A::Left}, {"solve ms", A::Right},
+               {"MTEPS", A::Right}, {"work ratio", A::Right}, {"iterations", A::Right}, {"buckets", A::Right}});
+  // Grouped by delta, so one delta's strategies read side by side.
+  std::vector<SummaryRow> sorted = rows;
+  std::stable_sort(sorted.begin(), sorted.end(), [](const SummaryRow& a, const SummaryRow& b) {
+    return a.delta.value_or(0) < b.delta.value_or(0);
+  });
+  for (const SummaryRow& r : sorted) {
+    table.add_row({delta_cell(r.delta), r.strategy, r.device, format_fixed(r.solve_ms, 3), format_fixed(r.mteps, 1),
+                   format_fixed(r.work_ratio, 3), optional_mean(r.iterations), optional_mean(r.buckets_processed)});
+  }
+  return table.render();
+}
+
+std::string format_path(const PathInfo& path) {
+  std::ostringstream out;
+  out << "distance " << path.source << " -> " << path.target << ": "
+      << (path.reachable ? path.distance : std::string("unreachable")) << "\n";
+  if (!path.vertices.empty()) {
+    out << "path (" << path.vertices.size() - 1 << " arcs): ";
+    for (std::size_t i = 0; i < path.vertices.size(); ++i) out << (i ? " -> " : "") << path.vertices[i];
+    out << "\n";
+  }
+  if (!path.note.empty()) out << "              (" << path.note << ")\n";
+  return out.str();
+}
+
+}  // namespace app

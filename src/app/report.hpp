@@ -1,0 +1,150 @@
+// What a run reports, and the text tables that show it. The numbers are
+// computed once (graph/metrics.hpp definitions) into these records; the text
+// printer here and the JSON writer (json_report.hpp) only format them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace app {
+
+// A plain-text table: columns sized to their widest cell, two spaces apart,
+// numbers right-aligned, a dashed rule under the header, no trailing blanks.
+class Table {
+ public:
+  enum class Align { Left, Right };
+  struct Column {
+    std::string header;
+    Align align = Align::Right;
+  };
+  explicit Table(std::vector<Column> columns);
+  // Throws std::logic_error when the row's size differs from the columns'.
+  void add_row(std::vector<std::string> cells);
+  std::string render() const;
+
+ private:
+  std::vector<Column> columns_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+// Number formatting shared by every table and header line.
+std::string format_fixed(double value, int decimals);
+std::string format_delta(double delta);  // 6 significant digits, no trailing zeros
+
+struct TimingSummary {
+  double median_ms = 0;  // mean of the two middle runs for an even count
+  double min_ms = 0;
+  double max_ms = 0;
+};
+// Throws std::invalid_argument on an empty list.
+TimingSummary summarize_times(const std::vector<double>& solve_ms);
+
+enum class Check { NotRun, Passed, Failed };
+const char* to_string(Check c);
+
+// One strategy on one source with one delta, after its timed runs.
+struct RunRecord {
+  std::string strategy;           // "near-far", ..., "delta-stepping", "dijkstra"
+  std::string device;             // "gpu" or "cpu": where it ran
+  std::uint64_t source = 0;       // as the user sees it (file ids)
+  std::optional<double> delta;    // none for strategies that do not use one
+  std::vector<double> solve_ms;   // every timed run, in order
+  TimingSummary time;
+  std::uint64_t reached_vertices = 0;
+  std::uint64_t reached_arcs = 0;  // out-arcs of reached vertices (MTEPS numerator)
+  std::uint64_t relaxations = 0;   // of the last timed run
+  std::optional<std::uint64_t> iterations;         // relax launches (GPU); settled vertices (Dijkstra)
+  std::optional<std::uint64_t> buckets_processed;  // bucketing / near-far phases, delta-stepping buckets
+  double mteps = 0;       // graph::mteps(reached_arcs, time.median_ms)
+  double work_ratio = 0;  // graph::work_ratio(relaxations, reached_arcs)
+  bool has_predecessors = false;
+  Check validation = Check::NotRun;
+  std::uint64_t mismatches = 0;  // distance and tree errors found by --validate
+};
+
+// Fills time, mteps and work_ratio from the raw fields (the one place the
+// metric definitions are applied to a record).
+void finish_record(RunRecord& record);
+
+// One strategy (and delta) over all sources of the run.
+struct SummaryRow {
+  std::string strategy;
+  std::string device;
+  std::optional<double> delta;
+  std::uint32_t sources = 0;
+  double solve_ms = 0;    // mean over sources of the per-source median
+  double mteps = 0;       // total reached arcs / total of the per-source medians
+  double work_ratio = 0;  // total relaxations / total reached arcs
+  std::optional<double> iterations;         // mean over sources
+  std::optional<double> buckets_processed;  // mean over sources
+  std::optional<double> speedup;  // baseline solve_ms / this solve_ms; none without a baseline row
+};
+
+// Rows in order of first appearance of (strategy, delta). The baseline is the
+// row of `baseline_strategy` with the same delta, or any row of it when the
+// baseline uses one delta only.
+std::vector<SummaryRow> summarize(const std::vector<RunRecord>& records,
+                                  const std::string& baseline_strategy = "delta-stepping");
+
+// The graph as loaded or generated (text header and JSON "graph").
+struct GraphInfo {
+  std::string source;           // file path or canonical generator spec
+  bool generated = false;
+  std::string format;           // "mtx", "gr", "el", "bin" or "generated"
+  std::uint64_t vertices = 0;
+  std::uint64_t arcs = 0;
+  std::string weight_type;      // "uint32" or "float"
+  std::string weight_rule;      // WeightRule::describe() as applied
+  bool file_has_weights = false;
+  std::uint32_t id_base = 0;    // ids as the user sees them
+  bool undirected = false;
+  std::uint64_t input_entries = 0;
+  std::uint64_t self_loops_dropped = 0;
+  std::uint64_t duplicates_dropped = 0;
+  std::uint64_t file_bytes = 0;
+  double parse_ms = 0;          // 0 for generated graphs and cache hits
+  double build_ms = 0;
+  double total_ms = 0;          // load or generate, all included
+  bool from_cache = false;
+  bool cache_written = false;
+};
+
+struct DeviceInfo {
+  std::string requested;        // "auto", "gpu", "cpu"
+  std::string kind;             // "gpu" or "cpu": what runs the GPU strategies' slot
+  std::string description;      // sssp::gpu_description() or "CPU, N threads"
+  std::string note;             // why auto fell back to the CPU, else empty
+  int cpu_threads = 0;          // threads for CPU solvers
+  std::optional<double> upload_ms;  // host-to-device copy of the graph (first upload)
+};
+
+struct DeltaInfo {
+  bool automatic = true;     // --delta auto
+  double value = 0;          // the delta used (first of a sweep)
+  double auto_value = 0;     // graph::auto_delta of the graph
+  std::vector<double> sweep; // the deltas of --delta-sweep, else empty
+};
+
+// --path-to: distance from the first source, and the path when known.
+struct PathInfo {
+  std::uint64_t source = 0;  // user ids
+  std::uint64_t target = 0;
+  bool reachable = false;
+  std::string distance;      // as printed: integer, or float with 9 digits
+  double distance_value = 0;
+  std::vector<std::uint64_t> vertices;  // source .. target (user ids); empty when not known
+  std::string note;          // where the path came from or why there is none
+};
+
+// Text blocks of the report. Each ends with a newline.
+std::string format_graph_header(const GraphInfo& graph);
+std::string format_device_header(const DeviceInfo& device);
+std::string format_delta_line(const DeltaInfo& delta);
+std::string format_results_table(const std::vector<RunRecord>& records);
+std::string format_comparison_table(const std::vector<SummaryRow>& rows, const std::string& baseline_label);
+std::string format_sweep_table(const std::vector<SummaryRow>& rows);
+std::string format_path(const PathInfo& path);
+
+}  // namespace app

@@ -1,0 +1,75 @@
+#include "app/sources.hpp"
+
+#include <unordered_set>
+
+#include "app/options.hpp"
+#include "graph/weights.hpp"
+
+namespace app {
+
+graph::vertex_id to_internal_id(std::uint64_t user_id, std::uint32_t id_base, graph::vertex_id num_vertices,
+                                const std::string& option) {
+  const std::uint64_t last = static_cast<std::uint64_t>(num_vertices) + id_base;  // one past the last id
+  if (num_vertices == 0) throw UsageError(option + " " + std::to_string(user_id) + ": the graph has no vertices");
+  if (user_id < id_base || user_id >= last)
+    throw UsageError(option + " " + std::to_string(user_id) + " is out of range: vertex ids are " +
+                     std::to_string(id_base) + " to " + std::to_string(last - 1) +
+                     (id_base == 1 ? " (1-based, as in the file)" : " (0-based)"));
+  return static_cast<graph::vertex_id>(user_id - id_base);
+}
+
+std::vector<graph::vertex_id> choose_random_sources(const std::vector<graph::edge_offset>& offsets,
+                                                    std::uint32_t k, std::uint64_t seed) {
+  const std::uint64_t n = offsets.empty() ? 0 : offsets.size() - 1;
+  std::uint64_t candidates = 0;
+  for (std::uint64_t v = 0; v < n; ++v) candidates += offsets[v + 1] > offsets[v] ? 1 : 0;
+  if (candidates < k)
+    throw UsageError("--random-sources " + std::to_string(k) + ": only " + std::to_string(candidates) +
+                     " vertices have out-edges");
+
+  // Draw i of the stream: SplitMix64 of a seed-derived base plus i (counter
+  // based, so no state beyond the counter).
+  const std::uint64_t base = graph::splitmix64(seed ^ 0x736F757263657321ull);  // "sources!"
+  std::uint64_t draw = 0;
+  const auto next = [&](std::uint64_t range) { return graph::splitmix64(base + draw++) % range; };
+
+  std::vector<graph::vertex_id> chosen;
+  chosen.reserve(k);
+  if (candidates * 8 >= n) {
+    // At least 1 in 8 vertices qualifies: rejection sampling needs no list
+    // of candidates (which would cost 4 bytes per vertex on huge graphs).
+    std::unordered_set<graph::vertex_id> taken;
+    while (chosen.size() < k) {
+      const auto v = static_cast<graph::vertex_id>(next(n));
+      if (offsets[v + 1] > offsets[v] && taken.insert(v).second) chosen.push_back(v);
+    }
+  } else {
+    // Few qualify: partial Fisher-Yates over the list of candidates.
+    std::vector<graph::vertex_id> list;
+    list.reserve(candidates);
+    for (std::uint64_t v = 0; v < n; ++v)
+      if (offsets[v + 1] > offsets[v]) list.push_back(static_cast<graph::vertex_id>(v));
+    for (std::uint32_t i = 0; i < k; ++i) {
+      const std::uint64_t j = i + next(list.size() - i);
+      std::swap(list[i], list[j]);
+      chosen.push_back(list[i]);
+    }
+  }
+  return chosen;
+}
+
+std::vector<graph::vertex_id> resolve_sources(const std::vector<std::uint64_t>& user_ids,
+                                              std::uint32_t random_sources, std::uint64_t seed,
+                                              std::uint32_t id_base,
+                                              const std::vector<graph::edge_offset>& offsets) {
+  const auto n = static_cast<graph::vertex_id>(offsets.empty() ? 0 : offsets.size() - 1);
+  if (n == 0) throw UsageError("the graph has no vertices: there is no source to start from");
+  if (random_sources > 0) return choose_random_sources(offsets, random_sources, seed);
+  if (user_ids.empty()) return {0};
+  std::vector<graph::vertex_id> sources;
+  sources.reserve(user_ids.size());
+  for (const std::uint64_t id : user_ids) sources.push_back(to_internal_id(id, id_base, n, "--source"));
+  return sources;
+}
+
+}  // namespace app
