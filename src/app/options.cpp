@@ -234,7 +234,10 @@ AppOptions parse_options(int argc, const char* const* argv) {
   try {
     // No abbreviations: "--val" must not silently mean "--validate".
     const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
-    po::store(po::command_line_parser(argc, argv).options(desc).style(style).run(), vm);
+    // An empty positional description makes any stray word an error.
+    const po::positional_options_description no_positionals;
+    po::store(po::command_line_parser(argc, argv).options(desc).positional(no_positionals).style(style).run(),
+              vm);
     po::notify(vm);
   } catch (const po::error& e) {
     throw UsageError(e.what());
