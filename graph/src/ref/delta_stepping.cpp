@@ -1,0 +1,325 @@
+// Parallel delta-stepping (Meyer and Sanders, "Delta-stepping: a
+// parallelizable shortest path algorithm", J. Algorithms 49(1), 2003), in the
+// form of GAP's sssp.cc (Beamer, Asanovic, Patterson, "The GAP Benchmark
+// Suite", arXiv:1508.03619), which is among the fastest shared-memory codes:
+//
+//  * Vertices are kept in buckets ("bins") by floor(dist / delta). Each
+//    thread owns its bins, so pushing a vertex needs no synchronisation.
+//  * One phase processes one bin: the threads gather their copies of the
+//    current bin into a shared frontier array, then relax the out-arcs of the
+//    frontier in parallel (dynamic schedule). Distances are lowered with an
+//    atomic compare-exchange loop (atomic min); the winner pushes the vertex
+//    into its own bin of the new distance.
+//  * Bin fusion (GAP): while a thread's copy of the current bin stays small
+//    (< kFusionLimit), it keeps processing it alone instead of paying two
+//    barriers for another phase; this matters on road graphs, where phases
+//    are many and small.
+//  * A frontier entry whose distance has meanwhile dropped into an earlier
+//    bin is stale (it was processed there) and is skipped.
+//
+// Difference from GAP: GAP indexes its bins by absolute bin number in a
+// vector grown on demand, which needs (max distance / delta) bins and fails
+// for tiny deltas. Here each thread keeps a ring of kRingBins bins for the
+// window [current bin, current bin + kRingBins) and a "far" pile for anything
+// beyond it, redistributed into the ring as the window advances (the near-far
+// idea of Davidson et al., IPDPS 2014). Memory stays O(n + threads * kRingBins)
+// for any delta.
+//
+// Correctness does not depend on the bin order (it is a label-correcting
+// algorithm): every decrease of dist[v] pushes v into a bin that is processed
+// later, so every reached vertex relaxes its arcs with its final distance.
+// Integer weights give exactly Dijkstra's distances; float distances are
+// computed as dist[u] + w rounded to float, as in Dijkstra and on the GPU, but
+// a different relaxation order may pick a different (equally short in exact
+// arithmetic) path, so float results can differ in the last bits.
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "graph/reference.hpp"
+
+namespace graph {
+
+namespace {
+
+constexpr std::uint64_t kNoBin = std::numeric_limits<std::uint64_t>::max();
+// Bins above this are merged into one; keeps bin arithmetic far from overflow.
+constexpr std::uint64_t kMaxBin = std::uint64_t{1} << 62;
+constexpr std::uint64_t kRingBins = 2048;  // power of two
+constexpr std::uint64_t kRingMask = kRingBins - 1;
+// GAP's kBinSizeThreshold.
+constexpr std::size_t kFusionLimit = 1000;
+
+void atomic_min(std::atomic<std::uint64_t>& target, std::uint64_t value) {
+  std::uint64_t current = target.load(std::memory_order_relaxed);
+  while (value < current && !target.compare_exchange_weak(current, value, std::memory_order_relaxed)) {
+  }
+}
+
+template <class Weight>
+class DeltaStepping {
+ public:
+  using Dist = distance_t<Weight>;
+
+  DeltaStepping(const Csr<Weight>& g, double delta) : g_(g), inv_delta_(1.0 / delta), dist_(g.num_vertices) {}
+
+  std::vector<Dist> run(vertex_id source, int threads, CpuSolveStats* stats) {
+    const auto n = static_cast<std::int64_t>(g_.num_vertices);
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (std::int64_t v = 0; v < n; ++v) dist_[v].store(infinite_distance<Weight>(), std::memory_order_relaxed);
+    dist_[source].store(Dist{0}, std::memory_order_relaxed);
+
+    frontier_.assign(std::max<std::size_t>(g_.num_vertices, 1), 0);
+    frontier_[0] = source;
+    phase_bin_[0].store(bin_of(Dist{0}));
+    phase_bin_[1].store(kNoBin);
+    tail_[0].store(1);
+    tail_[1].store(0);
+    overflow_[0].store(false);
+    overflow_[1].store(false);
+
+#pragma omp parallel num_threads(threads)
+    { Worker(*this).run(); }
+
+    std::vector<Dist> out(g_.num_vertices);
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (std::int64_t v = 0; v < n; ++v) out[v] = dist_[v].load(std::memory_order_relaxed);
+    if (stats) {
+      stats->relaxations = relaxations_.load();
+      stats->phases = phases_;
+    }
+    return out;
+  }
+
+ private:
+  // Monotone in the distance (a product with a positive constant, correctly
+  // rounded), which is all the algorithm needs: a relaxation never moves a
+  // vertex to an earlier bin than the one being processed.
+  std::uint64_t bin_of(Dist d) const {
+    const double bin = static_cast<double>(d) * inv_delta_;
+    return bin < static_cast<double>(kMaxBin) ? static_cast<std::uint64_t>(bin) : kMaxBin;
+  }
+
+  // One thread's bins and counters.
+  class Worker {
+   public:
+    explicit Worker(DeltaStepping& s)
+        : s_(s),
+          offsets_(s.g_.offsets.data()),
+          targets_(s.g_.targets.data()),
+          weights_(s.g_.weights.data()),
+          dist_(s.dist_.data()),
+          ring_(kRingBins) {}
+
+    void run() {
+      int parity = 0;
+      while (true) {
+        const std::uint64_t current = s_.phase_bin_[parity].load(std::memory_order_relaxed);
+        if (current == kNoBin) break;
+        base_ = current;
+        const auto count = static_cast<std::int64_t>(s_.tail_[parity].load(std::memory_order_relaxed));
+#pragma omp for nowait schedule(dynamic, 64)
+        for (std::int64_t i = 0; i < count; ++i) {
+          const vertex_id u = s_.frontier_[i];
+          if (s_.bin_of(s_.dist_[u].load(std::memory_order_relaxed)) >= current) relax(u);
+        }
+        // Bin fusion: finish small local work on this bin without a phase.
+        std::vector<vertex_id>& slot = ring_[current & kRingMask];
+        while (!slot.empty() && slot.size() < kFusionLimit) {
+          scratch_.swap(slot);
+          ring_items_ -= scratch_.size();
+          for (const vertex_id u : scratch_) relax(u);
+          scratch_.clear();
+        }
+
+        // Propose the next bin: this thread's first non-empty one.
+        std::uint64_t local_next = far_min_;
+        if (ring_items_ > 0) {
+          for (std::uint64_t b = current; b < current + kRingBins && b < local_next; ++b)
+            if (!ring_[b & kRingMask].empty()) {
+              local_next = b;
+              break;
+            }
+        }
+        atomic_min(s_.phase_bin_[parity ^ 1], local_next);
+#pragma omp barrier
+        // Nobody reads this phase's slots again until they are reused two
+        // phases later, after the next barrier.
+#pragma omp single nowait
+        {
+          s_.phase_bin_[parity].store(kNoBin, std::memory_order_relaxed);
+          s_.tail_[parity].store(0, std::memory_order_relaxed);
+          s_.overflow_[parity ^ 1].store(false, std::memory_order_relaxed);
+          ++s_.phases_;
+        }
+        const std::uint64_t next = s_.phase_bin_[parity ^ 1].load(std::memory_order_relaxed);
+        std::size_t pending_start = 0;
+        bool pending = false;
+        if (next != kNoBin) {
+          if (!far_.empty() && far_min_ < next + kRingBins / 2) redistribute_far(next);
+          std::vector<vertex_id>& next_slot = ring_[next & kRingMask];
+          if (!next_slot.empty()) {
+            pending_start = s_.tail_[parity ^ 1].fetch_add(next_slot.size(), std::memory_order_relaxed);
+            if (pending_start + next_slot.size() <= s_.frontier_.size()) {
+              std::copy(next_slot.begin(), next_slot.end(), s_.frontier_.begin() + static_cast<std::ptrdiff_t>(pending_start));
+              ring_items_ -= next_slot.size();
+              next_slot.clear();
+            } else {
+              pending = true;
+              s_.overflow_[parity].store(true, std::memory_order_relaxed);
+            }
+          }
+        }
+#pragma omp barrier
+        if (s_.overflow_[parity].load(std::memory_order_relaxed)) {
+          // Rare: more pushes into one bin than the frontier holds (a vertex
+          // can be pushed several times). Grow it and copy what did not fit.
+#pragma omp single
+          s_.frontier_.resize(std::max(2 * s_.frontier_.size(),
+                                       static_cast<std::size_t>(s_.tail_[parity ^ 1].load(std::memory_order_relaxed))));
+          if (pending) {
+            std::vector<vertex_id>& next_slot = ring_[next & kRingMask];
+            std::copy(next_slot.begin(), next_slot.end(), s_.frontier_.begin() + static_cast<std::ptrdiff_t>(pending_start));
+            ring_items_ -= next_slot.size();
+            next_slot.clear();
+          }
+#pragma omp barrier
+        }
+        parity ^= 1;
+      }
+      s_.relaxations_.fetch_add(relaxations_, std::memory_order_relaxed);
+    }
+
+   private:
+    void relax(vertex_id u) {
+      const Dist du = dist_[u].load(std::memory_order_relaxed);
+      const edge_offset end = offsets_[u + 1];
+      const edge_offset begin = offsets_[u];
+      relaxations_ += end - begin;
+      for (edge_offset k = begin; k < end; ++k) {
+        const vertex_id v = targets_[k];
+        const Dist candidate = static_cast<Dist>(du + static_cast<Dist>(weights_[k]));
+        Dist old = dist_[v].load(std::memory_order_relaxed);
+        while (candidate < old) {
+          // Atomic min: on failure `old` is reloaded and the loop retries
+          // only while the candidate still improves it.
+          if (dist_[v].compare_exchange_weak(old, candidate, std::memory_order_relaxed)) {
+            push(v, s_.bin_of(candidate));
+            break;
+          }
+        }
+      }
+    }
+
+    void push(vertex_id v, std::uint64_t bin) {
+      if (bin < base_ + kRingBins) {
+        ring_[bin & kRingMask].push_back(v);
+        ++ring_items_;
+      } else {
+        far_.push_back(v);
+        far_min_ = std::min(far_min_, bin);
+      }
+    }
+
+    // Moves far entries whose bin entered the window [next, next + kRingBins)
+    // into the ring, by their current distance; drops entries whose distance
+    // fell below `next` (they were pushed again and processed there). Called
+    // only when far_min_ < next + kRingBins / 2, so each call advances
+    // far_min_ by at least half a window.
+    void redistribute_far(std::uint64_t next) {
+      std::size_t kept = 0;
+      std::uint64_t kept_min = kNoBin;
+      for (const vertex_id v : far_) {
+        const std::uint64_t bin = s_.bin_of(s_.dist_[v].load(std::memory_order_relaxed));
+        if (bin < next) continue;
+        if (bin < next + kRingBins) {
+          ring_[bin & kRingMask].push_back(v);
+          ++ring_items_;
+        } else {
+          far_[kept++] = v;
+          kept_min = std::min(kept_min, bin);
+        }
+      }
+      far_.resize(kept);
+      far_min_ = kept_min;
+    }
+
+    DeltaStepping& s_;
+    const edge_offset* offsets_;
+    const vertex_id* targets_;
+    const Weight* weights_;
+    std::atomic<Dist>* dist_;
+    std::vector<std::vector<vertex_id>> ring_;  // bin b lives in ring_[b % kRingBins]
+    std::size_t ring_items_ = 0;
+    std::vector<vertex_id> far_;                // bins >= window end
+    std::uint64_t far_min_ = kNoBin;            // lower bound of far_'s bins
+    std::vector<vertex_id> scratch_;
+    std::uint64_t base_ = 0;                    // the bin being processed
+    std::uint64_t relaxations_ = 0;
+  };
+
+  const Csr<Weight>& g_;
+  const double inv_delta_;
+  std::vector<std::atomic<Dist>> dist_;
+  std::vector<vertex_id> frontier_;
+  std::atomic<std::uint64_t> phase_bin_[2];
+  std::atomic<std::size_t> tail_[2];
+  std::atomic<bool> overflow_[2];
+  std::atomic<std::uint64_t> relaxations_{0};
+  std::uint64_t phases_ = 0;
+};
+
+}  // namespace
+
+template <class Weight>
+std::vector<distance_t<Weight>> delta_stepping(const Csr<Weight>& g, vertex_id source, double delta, int threads,
+                                               CpuSolveStats* stats) {
+  if (source >= g.num_vertices)
+    throw std::invalid_argument("delta_stepping: source " + std::to_string(source) +
+                                " is not a vertex (the graph has " + std::to_string(g.num_vertices) + " vertices)");
+  if (!(delta > 0) || !std::isfinite(delta) || !std::isfinite(1.0 / delta))
+    throw std::invalid_argument("delta_stepping: delta must be positive and finite, not " + std::to_string(delta));
+  if (threads < 0) throw std::invalid_argument("delta_stepping: threads must be >= 0");
+  const int team = threads > 0 ? threads : omp_get_max_threads();
+  DeltaStepping<Weight> solver(g, delta);
+  auto dist = solver.run(source, team, stats);
+  if (stats) stats->delta = delta;
+  return dist;
+}
+
+template <class Weight>
+double auto_delta(const Csr<Weight>& g, double c) {
+  if (!(c > 0) || !std::isfinite(c)) throw std::invalid_argument("auto_delta: c must be positive and finite");
+  const edge_offset arcs = g.num_arcs();
+  if (arcs == 0 || g.num_vertices == 0) return 1.0;
+  double weight_sum = 0;
+  double min_positive = std::numeric_limits<double>::infinity();
+  const auto m = static_cast<std::int64_t>(arcs);
+#pragma omp parallel for schedule(static) reduction(+ : weight_sum) reduction(min : min_positive)
+  for (std::int64_t k = 0; k < m; ++k) {
+    const auto w = static_cast<double>(g.weights[k]);
+    weight_sum += w;
+    if (w > 0 && w < min_positive) min_positive = w;
+  }
+  if (!std::isfinite(min_positive)) return 1.0;  // every weight is 0: any delta is exact
+  const double mean_weight = weight_sum / static_cast<double>(arcs);
+  const double mean_degree = static_cast<double>(arcs) / static_cast<double>(g.num_vertices);
+  // Davidson, Baxter, Garland, Owens, "Work-efficient parallel GPU methods for
+  // single-source shortest paths", IPDPS 2014: delta = c * mean w / mean degree.
+  return std::max(c * mean_weight / mean_degree, min_positive);
+}
+
+template std::vector<distance_t<std::uint32_t>> delta_stepping(const Csr<std::uint32_t>&, vertex_id, double, int,
+                                                               CpuSolveStats*);
+template std::vector<distance_t<float>> delta_stepping(const Csr<float>&, vertex_id, double, int, CpuSolveStats*);
+template double auto_delta(const Csr<std::uint32_t>&, double);
+template double auto_delta(const Csr<float>&, double);
+
+}  // namespace graph
