@@ -1,0 +1,46 @@
+// How the input is cut into subproblems ("chunks") for the three-phase
+// methods: every chunk is a run of consecutive tiles, handed out as evenly as
+// possible (the first `extra_tiles` chunks take one tile more). The pre-scan
+// counts each chunk's buckets, the global scan turns the bucket-major count
+// matrix into starting offsets, and the post-scan walks each chunk's tiles in
+// order, carrying per-bucket running offsets, so stability follows from the
+// chunk order (Ashkiani et al., GPU Multisplit, section 3: prescan / scan /
+// postscan; a chunk plays the role of the paper's subproblem).
+#pragma once
+
+#include <cstdint>
+
+#include "../common.cuh"
+
+namespace multisplit {
+namespace detail {
+
+struct ChunkLayout {
+  std::uint32_t n = 0;
+  std::uint32_t tile_items = 1;       // items per tile; chunk boundaries are tile aligned
+  std::uint32_t num_chunks = 1;
+  std::uint32_t tiles_per_chunk = 0;  // q
+  std::uint32_t extra_tiles = 0;      // r: chunks below r take q + 1 tiles
+
+  static ChunkLayout make(std::uint32_t n, std::uint32_t tile_items, std::uint32_t num_chunks) {
+    ChunkLayout layout;
+    layout.n = n;
+    layout.tile_items = tile_items;
+    const std::uint32_t tiles = div_up(n, tile_items);
+    layout.num_chunks = num_chunks < 1 ? 1 : (num_chunks > tiles && tiles > 0 ? tiles : num_chunks);
+    layout.tiles_per_chunk = tiles / layout.num_chunks;
+    layout.extra_tiles = tiles % layout.num_chunks;
+    return layout;
+  }
+
+  __host__ __device__ std::uint32_t begin(std::uint32_t chunk) const {
+    const std::uint64_t tile = static_cast<std::uint64_t>(chunk) * tiles_per_chunk +
+                               (chunk < extra_tiles ? chunk : extra_tiles);
+    const std::uint64_t item = tile * tile_items;
+    return item < n ? static_cast<std::uint32_t>(item) : n;
+  }
+  __host__ __device__ std::uint32_t end(std::uint32_t chunk) const { return begin(chunk + 1); }
+};
+
+}  // namespace detail
+}  // namespace multisplit

@@ -1,0 +1,257 @@
+// Dispatch: choose the method (resolving Auto and methods asked for beyond
+// their bucket limits), size the temporary storage, launch the kernels.
+#pragma once
+
+#include <cub/device/device_scan.cuh>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+#include "../../method.hpp"
+#include "../common.cuh"
+#include "chunk_layout.cuh"
+#include "policies.cuh"
+#include "sort_based.cuh"
+#include "three_phase_kernels.cuh"
+
+namespace multisplit {
+namespace detail {
+
+struct DeviceLimits {
+  int sm_count = 0;
+  std::size_t max_shared_bytes = 48 * 1024;  // opt-in limit per block
+};
+
+inline cudaError_t query_device(DeviceLimits& limits) {
+  int device = 0;
+  MULTISPLIT_RETURN_IF_ERROR(cudaGetDevice(&device));
+  int sm_count = 0, max_shared = 0;
+  MULTISPLIT_RETURN_IF_ERROR(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+  MULTISPLIT_RETURN_IF_ERROR(cudaDeviceGetAttribute(&max_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  limits.sm_count = sm_count;
+  limits.max_shared_bytes = static_cast<std::size_t>(max_shared);
+  return cudaSuccess;
+}
+
+// Shared memory each method's post-scan needs for m buckets (0 = cannot).
+template <class Key, class Value>
+struct MethodFootprint {
+  using P = Policies<Key, Value>;
+
+  static std::uint32_t direct_warps(std::uint32_t m) { return m <= P::kDirectWideBlockBuckets ? 8u : 4u; }
+  static std::size_t direct_bytes(std::uint32_t m) {
+    return m <= 32 ? 0 : static_cast<std::size_t>(direct_warps(m)) * m * sizeof(std::uint32_t);
+  }
+  static std::size_t warp_bytes(std::uint32_t m) {
+    return static_cast<std::size_t>(P::kWarpBlockThreads / 32) * warp_postscan_warp_bytes<P::kWarpItems, Key, Value>(m);
+  }
+  static std::size_t block_bytes(std::uint32_t m) {
+    return block_postscan_bytes<P::kBlockThreads, P::kBlockItems, Key, Value>(m);
+  }
+};
+
+// The method that actually runs: Auto picks by bucket count (measured on
+// H100/H200, see multisplit/README.md); an explicit method past its limits
+// hands over to the next one that can (Warp -> Block -> Direct -> SortBased).
+template <class Key, class Value>
+Method resolve(Method requested, std::uint32_t m, std::size_t functor_bytes, const DeviceLimits& limits) {
+  using P = Policies<Key, Value>;
+  using F = MethodFootprint<Key, Value>;
+  const std::size_t budget = limits.max_shared_bytes > functor_bytes ? limits.max_shared_bytes - functor_bytes : 0;
+  const bool direct_ok = F::direct_bytes(m) <= budget &&
+                         static_cast<std::size_t>(m) * sizeof(std::uint32_t) * P::kPrescanMaxWarps / 8 <= budget;
+  const bool block_ok = m <= P::kBlockMaxBuckets && m <= kMaxSharedBucketId + 1 && F::block_bytes(m) <= budget;
+  const bool warp_ok = m <= P::kWarpMaxBuckets && F::warp_bytes(m) <= budget;
+
+  Method method = requested;
+  if (method == Method::Auto) {
+    if (m <= 32) method = Method::Warp;
+    else if (m <= 1024) method = Method::Block;
+    else if (m <= 8192) method = Method::Direct;
+    else method = Method::SortBased;
+  }
+  if (method == Method::Warp && !warp_ok) method = Method::Block;
+  if (method == Method::Block && !block_ok) method = Method::Direct;
+  if (method == Method::Direct && !direct_ok) method = Method::SortBased;
+  return method;
+}
+
+// ---------------------------------------------------------- three-phase
+template <class Key, class Value, class BucketFn>
+struct ThreePhase {
+  using P = Policies<Key, Value>;
+  using F = MethodFootprint<Key, Value>;
+  enum { kCounts, kScanTemp, kParts };
+
+  struct Plan {
+    Method method = Method::Block;
+    ChunkLayout layout;
+    bool warp_chunks = false;
+    std::uint32_t post_threads = 0, post_grid = 0;
+    std::size_t post_smem = 0;
+    std::uint32_t pre_threads = 0, pre_grid = 0;
+    std::size_t pre_smem = 0;
+    std::uint32_t functor_bytes = 0;
+    TempLayout<kParts> temp;
+  };
+
+  static auto direct_kernel() { return direct_postscan_kernel<P::kDirectItems, Key, Value, BucketFn>; }
+  static auto warp_kernel() { return warp_postscan_kernel<P::kWarpItems, Key, Value, BucketFn>; }
+  static auto block_kernel() { return block_postscan_kernel<P::kBlockThreads, P::kBlockItems, Key, Value, BucketFn>; }
+  static auto prescan() { return prescan_kernel<P::kPrescanItems, Key, BucketFn>; }
+
+  template <class Kernel>
+  static cudaError_t prepare(Kernel kernel, std::size_t smem) {
+    if (smem > 48 * 1024)
+      MULTISPLIT_RETURN_IF_ERROR(
+          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    return cudaSuccess;
+  }
+
+  static cudaError_t plan(Plan& plan, Method method, std::uint32_t n, std::uint32_t m, const BucketFn& fn,
+                          const DeviceLimits& limits) {
+    plan.method = method;
+    plan.functor_bytes = static_cast<std::uint32_t>(functor_shared_bytes(fn));
+    int blocks_per_sm = 0;
+    std::uint32_t warps_per_block = 1;
+    if (method == Method::Direct) {
+      warps_per_block = F::direct_warps(m);
+      plan.post_threads = warps_per_block * 32;
+      plan.post_smem = plan.functor_bytes + F::direct_bytes(m);
+      plan.layout.tile_items = 32u * P::kDirectItems;
+      plan.warp_chunks = true;
+      MULTISPLIT_RETURN_IF_ERROR(prepare(direct_kernel(), plan.post_smem));
+      MULTISPLIT_RETURN_IF_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &blocks_per_sm, direct_kernel(), static_cast<int>(plan.post_threads), plan.post_smem));
+    } else if (method == Method::Warp) {
+      warps_per_block = P::kWarpBlockThreads / 32;
+      plan.post_threads = P::kWarpBlockThreads;
+      plan.post_smem = plan.functor_bytes + F::warp_bytes(m);
+      plan.layout.tile_items = 32u * P::kWarpItems;
+      plan.warp_chunks = true;
+      MULTISPLIT_RETURN_IF_ERROR(prepare(warp_kernel(), plan.post_smem));
+      MULTISPLIT_RETURN_IF_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &blocks_per_sm, warp_kernel(), static_cast<int>(plan.post_threads), plan.post_smem));
+    } else {
+      plan.post_threads = P::kBlockThreads;
+      plan.post_smem = plan.functor_bytes + F::block_bytes(m);
+      plan.layout.tile_items = static_cast<std::uint32_t>(P::kBlockThreads) * P::kBlockItems;
+      plan.warp_chunks = false;
+      MULTISPLIT_RETURN_IF_ERROR(prepare(block_kernel(), plan.post_smem));
+      MULTISPLIT_RETURN_IF_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &blocks_per_sm, block_kernel(), static_cast<int>(plan.post_threads), plan.post_smem));
+    }
+    if (blocks_per_sm < 1) return cudaErrorInvalidConfiguration;
+    const std::uint32_t sms = static_cast<std::uint32_t>(limits.sm_count);
+    const std::uint32_t unit = plan.warp_chunks ? warps_per_block : 1u;
+    // One chunk per resident warp (or block): a single wave, evenly shared.
+    std::uint32_t chunks = static_cast<std::uint32_t>(blocks_per_sm) * sms * unit;
+    // Keep the m x chunks count matrix (and its scan) small next to n.
+    const std::uint32_t scan_cap = std::max(sms * unit, div_up(n, m));
+    chunks = std::min(chunks, scan_cap);
+    plan.layout = ChunkLayout::make(n, plan.layout.tile_items, chunks);
+    plan.post_grid = plan.warp_chunks ? div_up(plan.layout.num_chunks, warps_per_block) : plan.layout.num_chunks;
+
+    // Pre-scan: as many warps as shared memory allows (per-warp counters).
+    const std::size_t per_warp = static_cast<std::size_t>(std::max<std::uint32_t>(m, 32)) * sizeof(std::uint32_t);
+    const std::size_t budget = limits.max_shared_bytes - std::min(limits.max_shared_bytes, std::size_t{plan.functor_bytes});
+    std::uint32_t pre_warps = static_cast<std::uint32_t>(std::min<std::size_t>(P::kPrescanMaxWarps, budget / per_warp));
+    if (pre_warps == 0) return cudaErrorInvalidConfiguration;
+    if (plan.warp_chunks) pre_warps = std::min(pre_warps, warps_per_block * 2);
+    plan.pre_threads = pre_warps * 32;
+    plan.pre_smem = plan.functor_bytes + pre_warps * per_warp;
+    plan.pre_grid = plan.warp_chunks ? div_up(plan.layout.num_chunks, pre_warps) : plan.layout.num_chunks;
+    MULTISPLIT_RETURN_IF_ERROR(prepare(prescan(), plan.pre_smem));
+
+    const std::size_t cells = static_cast<std::size_t>(m) * plan.layout.num_chunks;
+    if (cells > std::numeric_limits<std::uint32_t>::max()) return cudaErrorInvalidValue;
+    plan.temp.bytes[kCounts] = cells * sizeof(std::uint32_t);
+    std::size_t scan_bytes = 0;
+    MULTISPLIT_RETURN_IF_ERROR(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<std::uint32_t*>(nullptr),
+                                                             static_cast<std::uint32_t*>(nullptr),
+                                                             static_cast<std::uint32_t>(cells)));
+    plan.temp.bytes[kScanTemp] = scan_bytes;
+    plan.temp.finish();
+    return cudaSuccess;
+  }
+
+  static cudaError_t run(const Plan& plan, void* d_temp, const Key* keys_in, Key* keys_out, const Value* values_in,
+                         Value* values_out, std::uint32_t m, BucketFn fn, std::uint32_t* d_offsets,
+                         cudaStream_t stream) {
+    std::uint32_t* counts = plan.temp.template get<std::uint32_t>(d_temp, kCounts);
+    void* scan_temp = plan.temp.template get<void>(d_temp, kScanTemp);
+    std::size_t scan_bytes = plan.temp.bytes[kScanTemp];
+    const int bits = ceil_log2(m);
+    const std::uint32_t cells = m * plan.layout.num_chunks;
+
+    prescan()<<<plan.pre_grid, plan.pre_threads, plan.pre_smem, stream>>>(
+        keys_in, plan.layout, m, bits, fn, plan.functor_bytes, plan.warp_chunks, counts);
+    MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
+    MULTISPLIT_RETURN_IF_ERROR(cub::DeviceScan::ExclusiveSum(scan_temp, scan_bytes, counts, counts, cells, stream));
+    bucket_offsets_kernel<><<<div_up(m + 1, 256), 256, 0, stream>>>(counts, plan.layout.num_chunks, m,
+                                                                   plan.layout.n, d_offsets);
+    MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
+    if (plan.method == Method::Direct) {
+      direct_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
+          keys_in, keys_out, values_in, values_out, plan.layout, m, bits, fn, plan.functor_bytes, counts);
+    } else if (plan.method == Method::Warp) {
+      warp_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
+          keys_in, keys_out, values_in, values_out, plan.layout, m, bits, fn, plan.functor_bytes, counts);
+    } else {
+      block_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
+          keys_in, keys_out, values_in, values_out, plan.layout, m, bits, fn, plan.functor_bytes, counts);
+    }
+    MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
+    return cudaSuccess;
+  }
+};
+
+// ---------------------------------------------------------- entry point
+template <class Key, class Value, class BucketFn>
+cudaError_t split(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out, const Value* values_in,
+                  Value* values_out, std::uint32_t n, std::uint32_t m, BucketFn fn, std::uint32_t* d_offsets,
+                  cudaStream_t stream, Method requested, Method* method_used) {
+  if (m == 0 || n > static_cast<std::uint32_t>(std::numeric_limits<std::int32_t>::max()))
+    return cudaErrorInvalidValue;
+  DeviceLimits limits;
+  MULTISPLIT_RETURN_IF_ERROR(query_device(limits));
+  const Method method = resolve<Key, Value>(requested, m, functor_shared_bytes(fn), limits);
+  if (method_used != nullptr) *method_used = method;
+
+  using Sort = SortBased<Key, Value, BucketFn>;
+  using Three = ThreePhase<Key, Value, BucketFn>;
+  const int end_bit = std::max(1, ceil_log2(m));
+  TempLayout<Sort::kParts> sort_temp;
+  typename Three::Plan plan;
+  std::size_t needed = 1;
+  if (n > 0) {
+    if (method == Method::SortBased) {
+      MULTISPLIT_RETURN_IF_ERROR(Sort::plan(sort_temp, n, m, d_offsets, end_bit));
+      needed = sort_temp.total;
+    } else {
+      MULTISPLIT_RETURN_IF_ERROR(Three::plan(plan, method, n, m, fn, limits));
+      needed = plan.temp.total;
+    }
+  }
+  if (d_temp == nullptr) {
+    temp_bytes = needed;
+    return cudaSuccess;
+  }
+  if (temp_bytes < needed || d_offsets == nullptr) return cudaErrorInvalidValue;
+  if (n == 0) return cudaMemsetAsync(d_offsets, 0, (static_cast<std::size_t>(m) + 1) * sizeof(std::uint32_t), stream);
+  if (keys_in == nullptr || keys_out == nullptr) return cudaErrorInvalidValue;
+  if constexpr (has_values<Value>()) {
+    if (values_in == nullptr || values_out == nullptr) return cudaErrorInvalidValue;
+  }
+  if (method == Method::SortBased)
+    return Sort::run(d_temp, sort_temp, keys_in, keys_out, values_in, values_out, n, m, fn, d_offsets, stream,
+                     limits.sm_count, end_bit);
+  return Three::run(plan, d_temp, keys_in, keys_out, values_in, values_out, m, fn, d_offsets, stream);
+}
+
+}  // namespace detail
+}  // namespace multisplit

@@ -1,0 +1,39 @@
+// Tuning constants of every method in one place (the CUB habit: kernels take
+// their geometry from a policy, never from scattered literals).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../common.cuh"
+
+namespace multisplit {
+namespace detail {
+
+template <class Key, class Value>
+struct Policies {
+  static constexpr std::size_t kValueBytes = has_values<Value>() ? sizeof(Value) : 0;
+  static constexpr bool kWide = sizeof(Key) + kValueBytes > 8;
+
+  // Pre-scan (histograms): keys only, many loads in flight.
+  static constexpr int kPrescanItems = 16;
+  static constexpr int kPrescanMaxWarps = 8;
+
+  // DMS: warp chunks, direct scatter. Warps per block shrink with m so that
+  // every warp's m running offsets fit in shared memory.
+  static constexpr int kDirectItems = kWide ? 8 : 16;
+  static constexpr std::uint32_t kDirectWideBlockBuckets = 1024;  // 8 warps up to here, then 4
+
+  // WMS: warp chunks, warp-tile reordering.
+  static constexpr int kWarpItems = kWide ? 8 : 16;
+  static constexpr int kWarpBlockThreads = 256;
+  static constexpr std::uint32_t kWarpMaxBuckets = 256;  // per-warp tables past this; use BMS
+
+  // BMS: block chunks, block-tile reordering.
+  static constexpr int kBlockThreads = 256;
+  static constexpr int kBlockItems = kWide ? 8 : 16;
+  static constexpr std::uint32_t kBlockMaxBuckets = 2048;  // per-tile combine cost grows with m; use DMS
+};
+
+}  // namespace detail
+}  // namespace multisplit

@@ -1,0 +1,110 @@
+// Warp collectives of multisplit: which lanes of a 32-key window share my
+// bucket (the "peers"), and, for small bucket counts, how many keys of the
+// window fall into the bucket numbered like my lane.
+//
+// Ashkiani et al., "GPU Multisplit", PPoPP 2016, section 4.1: with m <= 32
+// buckets, log2(m) ballots over the bits of the bucket id give every lane both
+// its peer mask (AND of the ballots or their complements, by its own bucket's
+// bits) and the histogram of bucket `lane` (the same, by the lane's bits), so
+// a warp histogram and the warp-local offsets cost log2(m) ballots per window.
+// For many buckets __match_any_sync (Volta+) gives the peer mask in one
+// instruction instead of one ballot per bit.
+#pragma once
+
+#include <cstdint>
+
+#include "../common.cuh"
+
+namespace multisplit {
+namespace detail {
+
+// Ballots are cheaper than __match_any_sync for few bits; above this many bits
+// of bucket id we switch to __match_any_sync.
+constexpr int kBallotMaxBits = 8;
+
+struct WindowMatch {
+  std::uint32_t peers;        // valid lanes whose bucket equals mine (includes me if I am valid)
+  std::uint32_t lane_bucket;  // valid lanes whose bucket == my lane id (meaningful for lane < 2^bits)
+};
+
+// All 32 lanes must call this together. `bits` = ceil_log2(m) <= 5 here.
+__device__ __forceinline__ WindowMatch warp_match_small(std::uint32_t bucket, std::uint32_t valid_mask,
+                                                        int bits) {
+  const std::uint32_t lane = lane_id();
+  std::uint32_t peers = valid_mask;
+  std::uint32_t own = valid_mask;
+  for (int k = 0; k < bits; ++k) {
+    const std::uint32_t ballot = __ballot_sync(kFullMask, (bucket >> k) & 1u);
+    peers &= ((bucket >> k) & 1u) ? ballot : ~ballot;
+    own &= ((lane >> k) & 1u) ? ballot : ~ballot;
+  }
+  return {peers, own};
+}
+
+// Peer mask for any bucket count. All 32 lanes call it; invalid lanes get
+// an unspecified mask (they must not use it).
+__device__ __forceinline__ std::uint32_t warp_peers(std::uint32_t bucket, std::uint32_t valid_mask, int bits) {
+  if (bits <= kBallotMaxBits) {
+    std::uint32_t peers = valid_mask;
+    for (int k = 0; k < bits; ++k) {
+      const std::uint32_t ballot = __ballot_sync(kFullMask, (bucket >> k) & 1u);
+      peers &= ((bucket >> k) & 1u) ? ballot : ~ballot;
+    }
+    return peers;
+  }
+  return __match_any_sync(kFullMask, bucket) & valid_mask;
+}
+
+// Stable warp-aggregated ranking against counters in shared memory: each
+// group of peers adds its size to counters[bucket] once (by its lowest lane)
+// and every member gets the old counter value plus its rank among the peers.
+// Lanes of one window are ordered by lane id, windows by call order, so the
+// ranks follow input order. All 32 lanes call it; invalid lanes get garbage.
+__device__ __forceinline__ std::uint32_t warp_rank_shared(std::uint32_t* counters, std::uint32_t bucket,
+                                                          bool valid, std::uint32_t valid_mask, int bits) {
+  const std::uint32_t peers = warp_peers(bucket, valid_mask, bits);
+  const std::uint32_t leader = valid ? static_cast<std::uint32_t>(__ffs(peers) - 1) : lane_id();
+  std::uint32_t old = 0;
+  if (valid && leader == lane_id()) old = atomicAdd(counters + bucket, static_cast<std::uint32_t>(__popc(peers)));
+  old = __shfl_sync(kFullMask, old, static_cast<int>(leader));
+  return old + static_cast<std::uint32_t>(__popc(peers & lanemask_lt()));
+}
+
+// Warp-wide exclusive prefix sum of one value per lane; *total gets the sum.
+__device__ __forceinline__ std::uint32_t warp_exclusive_sum(std::uint32_t value, std::uint32_t* total) {
+  const std::uint32_t lane = lane_id();
+  std::uint32_t inclusive = value;
+#pragma unroll
+  for (int delta = 1; delta < 32; delta <<= 1) {
+    const std::uint32_t up = __shfl_up_sync(kFullMask, inclusive, static_cast<unsigned>(delta));
+    if (lane >= static_cast<std::uint32_t>(delta)) inclusive += up;
+  }
+  *total = __shfl_sync(kFullMask, inclusive, 31);
+  return inclusive - value;
+}
+
+// In-place exclusive scan of counts[0..m) by one warp (m/32 per lane, in
+// blocked order); writes out[0..m] with out[m] = total. `out` may equal
+// `counts` only if m entries plus one fit. Ends with __syncwarp().
+__device__ __forceinline__ void warp_exclusive_scan_array(const std::uint32_t* counts, std::uint32_t* out,
+                                                          std::uint32_t m) {
+  const std::uint32_t lane = lane_id();
+  const std::uint32_t per_lane = div_up(m, 32);
+  const std::uint32_t begin = lane * per_lane;
+  const std::uint32_t end = begin + per_lane < m ? begin + per_lane : m;
+  std::uint32_t sum = 0;
+  for (std::uint32_t b = begin; b < end; ++b) sum += counts[b];
+  std::uint32_t total = 0;
+  std::uint32_t running = warp_exclusive_sum(sum, &total);
+  __syncwarp();  // everybody read counts before anyone overwrites (out may alias counts)
+  for (std::uint32_t b = begin; b < end; ++b) {
+    const std::uint32_t c = counts[b];
+    out[b] = running;
+    running += c;
+  }
+  if (lane == 0) out[m] = total;
+  __syncwarp();
+}
+
+}  // namespace detail
+}  // namespace multisplit

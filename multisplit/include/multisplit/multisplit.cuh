@@ -1,0 +1,68 @@
+// GPU multisplit: a stable partition of n items into m buckets given by a
+// bucket functor, after Ashkiani, Davidson, Meyer, Owens, "GPU Multisplit",
+// PPoPP 2016 (and ACM TOPC 2018). CUB conventions:
+//
+//   size_t temp_bytes = 0;
+//   multisplit::split_keys(nullptr, temp_bytes, d_in, d_out, n, m, fn, d_offsets);  // size query
+//   cudaMalloc(&d_temp, temp_bytes);
+//   multisplit::split_keys(d_temp, temp_bytes, d_in, d_out, n, m, fn, d_offsets, stream);
+//
+// * Stable: items of one bucket keep their input order, in every method.
+// * d_bucket_offsets (device, m + 1 entries): offsets[b] is the first output
+//   position of bucket b, offsets[m] == n. Written on the device; the host is
+//   never synchronised and nothing is allocated behind the caller's back.
+// * BucketFn: copyable callable `uint32_t(Key)` usable on the device (it may
+//   hold device pointers); ready-made ones in buckets.hpp. Results >= m are
+//   clamped to m - 1.
+// * Any m >= 1 and 0 <= n <= 2^31 - 1. A method asked for past its bucket
+//   limit hands over to the next that can (Warp -> Block -> Direct ->
+//   SortBased); `method_used` reports what ran (see method_for()).
+// * The size query must be made with the same n, m, functor, method and
+//   current device as the real call.
+// Errors come back as cudaError_t: cudaErrorInvalidValue for m == 0, n too
+// large, missing pointers or a too-small temporary buffer; launch errors as
+// CUDA reports them.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "buckets.hpp"
+#include "detail/device/dispatch.cuh"
+#include "method.hpp"
+
+namespace multisplit {
+
+template <class Key, class BucketFn>
+cudaError_t split_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_out, std::uint32_t n,
+                       std::uint32_t num_buckets, BucketFn bucket_of, std::uint32_t* d_bucket_offsets,
+                       cudaStream_t stream = 0, Method method = Method::Auto, Method* method_used = nullptr) {
+  return detail::split<Key, detail::NullValue, BucketFn>(d_temp, temp_bytes, d_in, d_out, nullptr, nullptr, n,
+                                                         num_buckets, bucket_of, d_bucket_offsets, stream, method,
+                                                         method_used);
+}
+
+template <class Key, class Value, class BucketFn>
+cudaError_t split_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                        const Value* d_values_in, Value* d_values_out, std::uint32_t n, std::uint32_t num_buckets,
+                        BucketFn bucket_of, std::uint32_t* d_bucket_offsets, cudaStream_t stream = 0,
+                        Method method = Method::Auto, Method* method_used = nullptr) {
+  return detail::split<Key, Value, BucketFn>(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n,
+                                             num_buckets, bucket_of, d_bucket_offsets, stream, method, method_used);
+}
+
+// The method a split with these parameters runs on the current device
+// (Auto resolved, limits applied). Value = void for key-only splits.
+template <class Key, class Value = void, class BucketFn>
+cudaError_t method_for(Method requested, std::uint32_t num_buckets, const BucketFn& bucket_of, Method* method_used) {
+  using V = typename std::conditional<std::is_void<Value>::value, detail::NullValue, Value>::type;
+  detail::DeviceLimits limits;
+  MULTISPLIT_RETURN_IF_ERROR(detail::query_device(limits));
+  if (num_buckets == 0) return cudaErrorInvalidValue;
+  *method_used = detail::resolve<Key, V>(requested, num_buckets, detail::functor_shared_bytes(bucket_of), limits);
+  return cudaSuccess;
+}
+
+}  // namespace multisplit
