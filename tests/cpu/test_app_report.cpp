@@ -1,0 +1,460 @@
+// sssp reporting: the text tables (stable layout), the metrics as applied to
+// run records, validation of distances and predecessor trees, and the JSON
+// record's schema and atomic writing.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/harness.hpp"
+#include "app/json_report.hpp"
+#include "app/options.hpp"
+#include "app/report.hpp"
+#include "app/validate.hpp"
+#include "graph/csr.hpp"
+#include "test_support.hpp"
+
+using app::Check;
+using app::RunRecord;
+using app::SummaryRow;
+
+namespace {
+
+RunRecord record(const std::string& strategy, const std::string& device, std::uint64_t source,
+                 std::vector<double> ms, std::uint64_t reached_arcs, std::uint64_t relaxations) {
+  RunRecord r;
+  r.strategy = strategy;
+  r.device = device;
+  r.source = source;
+  r.solve_ms = std::move(ms);
+  r.reached_vertices = reached_arcs / 2;
+  r.reached_arcs = reached_arcs;
+  r.relaxations = relaxations;
+  app::finish_record(r);
+  return r;
+}
+
+// 0 -> 1 (w 2), 0 -> 2 (w 5), 1 -> 2 (w 1), 2 -> 3 (w 0), 3 -> 2 (w 0); 4 isolated.
+graph::IntCsr small_graph() {
+  graph::IntCsr g;
+  g.num_vertices = 5;
+  g.offsets = {0, 2, 3, 4, 5, 5};
+  g.targets = {1, 2, 2, 3, 2};
+  g.weights = {2, 5, 1, 0, 0};
+  return g;
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST(AppTable, RendersAlignedColumnsWithARule) {
+  app::Table t({{"name", app::Table::Align::Left}, {"ms", app::Table::Align::Right}});
+  t.add_row({"near-far", "1.5"});
+  t.add_row({"bf", "12.25"});
+  EXPECT_EQ(t.render(),
+            "name         ms\n"
+            "--------  -----\n"
+            "near-far    1.5\n"
+            "bf        12.25\n");
+  EXPECT_THROW(t.add_row({"too", "many", "cells"}), std::logic_error);
+}
+
+TEST(AppTable, NumberFormats) {
+  EXPECT_EQ(app::format_fixed(1.23456, 3), "1.235");
+  EXPECT_EQ(app::format_fixed(2, 1), "2.0");
+  EXPECT_EQ(app::format_delta(62.5), "62.5");
+  EXPECT_EQ(app::format_delta(1.0 / 3), "0.333333");
+  EXPECT_EQ(app::format_delta(1e7), "1e+07");
+}
+
+TEST(AppMetrics, TimingSummaryMedianMinMax) {
+  auto t = app::summarize_times({5, 1, 3});
+  EXPECT_DOUBLE_EQ(t.median_ms, 3);
+  EXPECT_DOUBLE_EQ(t.min_ms, 1);
+  EXPECT_DOUBLE_EQ(t.max_ms, 5);
+  t = app::summarize_times({4, 1, 3, 10});
+  EXPECT_DOUBLE_EQ(t.median_ms, 3.5);
+  EXPECT_THROW(app::summarize_times({}), std::invalid_argument);
+}
+
+TEST(AppMetrics, RecordUsesTheMetricDefinitions) {
+  // 2,000,000 reached arcs in a 4 ms median: 500 MTEPS; 3,000,000 relaxations: work ratio 1.5.
+  const RunRecord r = record("near-far", "gpu", 1, {5, 4, 3}, 2000000, 3000000);
+  EXPECT_DOUBLE_EQ(r.time.median_ms, 4);
+  EXPECT_DOUBLE_EQ(r.mteps, 500);
+  EXPECT_DOUBLE_EQ(r.work_ratio, 1.5);
+}
+
+TEST(AppHarness, WarmsUpThenTimesEachRunAndKeepsTheLast) {
+  const graph::IntCsr g = small_graph();
+  int calls = 0;
+  const app::SolveFunction<std::uint32_t> solve = [&]() {
+    ++calls;
+    app::SolveOutcome<std::uint32_t> o;
+    const auto inf = graph::infinite_distance<std::uint32_t>();
+    o.distances = {0, 2, 3, 3, inf};
+    o.solve_ms = 10.0 * calls;  // warm-up 10, timed 20, 30, 40
+    o.relaxations = 4 + static_cast<std::uint64_t>(calls);
+    o.iterations = 3;
+    return o;
+  };
+  RunRecord identity;
+  identity.strategy = "dijkstra";
+  app::SolveOutcome<std::uint32_t> last;
+  const RunRecord r = app::run_timed<std::uint32_t>(g, solve, 3, identity, &last);
+  EXPECT_EQ(calls, 4);
+  EXPECT_EQ(r.solve_ms, (std::vector<double>{20, 30, 40}));
+  EXPECT_DOUBLE_EQ(r.time.median_ms, 30);
+  EXPECT_EQ(r.reached_vertices, 4u);
+  EXPECT_EQ(r.reached_arcs, 5u);  // out-degrees 2 + 1 + 1 + 1
+  EXPECT_EQ(r.relaxations, 8u);   // of the last run
+  EXPECT_EQ(r.iterations, std::optional<std::uint64_t>(3));
+  EXPECT_FALSE(r.buckets_processed.has_value());
+  EXPECT_EQ(last.distances.size(), 5u);
+  EXPECT_EQ(r.strategy, "dijkstra");
+
+  const app::SolveFunction<std::uint32_t> short_result = [] {
+    app::SolveOutcome<std::uint32_t> o;
+    o.distances = {0};
+    return o;
+  };
+  EXPECT_THROW(app::run_timed<std::uint32_t>(g, short_result, 1, identity, nullptr), std::runtime_error);
+}
+
+TEST(AppSummary, AggregatesSourcesAndComparesWithDeltaStepping) {
+  std::vector<RunRecord> records = {
+      record("near-far", "gpu", 1, {2}, 1000000, 1500000),
+      record("delta-stepping", "cpu", 1, {20}, 1000000, 1000000),
+      record("near-far", "gpu", 7, {4}, 3000000, 3000000),
+      record("delta-stepping", "cpu", 7, {40}, 3000000, 3000000),
+  };
+  records[0].iterations = 10;
+  records[2].iterations = 20;
+  const auto rows = app::summarize(records);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].strategy, "near-far");
+  EXPECT_EQ(rows[0].sources, 2u);
+  EXPECT_DOUBLE_EQ(rows[0].solve_ms, 3);            // mean of the medians 2 and 4
+  EXPECT_DOUBLE_EQ(rows[0].mteps, 4e6 / 6e-3 / 1e6);  // total arcs / total ms
+  EXPECT_DOUBLE_EQ(rows[0].work_ratio, 4.5 / 4);
+  EXPECT_EQ(rows[0].iterations, std::optional<double>(15));
+  EXPECT_FALSE(rows[1].iterations.has_value());     // delta-stepping reports none
+  ASSERT_TRUE(rows[0].speedup.has_value());
+  EXPECT_DOUBLE_EQ(*rows[0].speedup, 10);
+  EXPECT_DOUBLE_EQ(*rows[1].speedup, 1);
+  // Without a baseline row there is no speedup.
+  EXPECT_FALSE(app::summarize({records[0]}).front().speedup.has_value());
+}
+
+TEST(AppSummary, SweepRowsCompareWithTheBaselineAtTheSameDelta) {
+  std::vector<RunRecord> records = {record("near-far", "gpu", 0, {1}, 2000, 2000),
+                                    record("delta-stepping", "cpu", 0, {4}, 2000, 2000),
+                                    record("near-far", "gpu", 0, {2}, 2000, 2000),
+                                    record("delta-stepping", "cpu", 0, {5}, 2000, 2000)};
+  records[0].delta = records[1].delta = 10.0;
+  records[2].delta = records[3].delta = 20.0;
+  const auto rows = app::summarize(records);
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_DOUBLE_EQ(*rows[0].speedup, 4);
+  EXPECT_DOUBLE_EQ(*rows[2].speedup, 2.5);
+  const std::string table = app::format_sweep_table(rows);
+  EXPECT_EQ(table,
+            "delta  strategy        device  solve ms  MTEPS  work ratio  iterations  buckets\n"
+            "-----  --------------  ------  --------  -----  ----------  ----------  -------\n"
+            "   10  near-far        gpu        1.000    2.0       1.000           -        -\n"
+            "   10  delta-stepping  cpu        4.000    0.5       1.000           -        -\n"
+            "   20  near-far        gpu        2.000    1.0       1.000           -        -\n"
+            "   20  delta-stepping  cpu        5.000    0.4       1.000           -        -\n");
+}
+
+TEST(AppReport, ResultsTableIsStable) {
+  RunRecord a = record("bucket-multisplit", "gpu", 1, {1.5, 1.25, 2}, 1000000, 1200000);
+  a.delta = 62.5;
+  a.iterations = 41;
+  a.buckets_processed = 12;
+  a.validation = Check::Passed;
+  RunRecord b = record("dijkstra", "cpu", 1, {30}, 1000000, 1000000);
+  b.validation = Check::Failed;
+  b.mismatches = 3;
+  EXPECT_EQ(app::format_results_table({a, b}),
+            "strategy           device  source  delta  runs  median ms  min ms  max ms  MTEPS  work ratio  "
+            "iterations  buckets  reached  validation\n"
+            "-----------------  ------  ------  -----  ----  ---------  ------  ------  -----  ----------  "
+            "----------  -------  -------  ----------\n"
+            "bucket-multisplit  gpu          1   62.5     3      1.500   1.250   2.000  666.7       1.200  "
+            "        41       12   500000  passed\n"
+            "dijkstra           cpu          1      -     1     30.000  30.000  30.000   33.3       1.000  "
+            "         -        -   500000  failed (3)\n");
+}
+
+TEST(AppReport, ComparisonTableIsStable) {
+  const auto rows = app::summarize({record("near-far", "gpu", 1, {2}, 1000000, 1000000),
+                                    record("delta-stepping", "cpu", 1, {20}, 1000000, 2000000)});
+  EXPECT_EQ(app::format_comparison_table(rows, "cpu delta-stepping"),
+            "strategy        device  solve ms  MTEPS  speedup vs cpu delta-stepping  work ratio  iterations\n"
+            "--------------  ------  --------  -----  -----------------------------  ----------  ----------\n"
+            "near-far        gpu        2.000  500.0                         10.00x       1.000           -\n"
+            "delta-stepping  cpu       20.000   50.0                          1.00x       2.000           -\n");
+}
+
+TEST(AppReport, HeaderLinesSayWhereTheGraphCameFrom) {
+  app::GraphInfo g;
+  g.source = "road/DE.gr";
+  g.format = "gr";
+  g.file_bytes = 2073060;
+  g.vertices = 49109;
+  g.arcs = 121024;
+  g.weight_type = "uint32";
+  g.weight_rule = "file";
+  g.file_has_weights = true;
+  g.id_base = 1;
+  g.input_entries = 121024;
+  g.total_ms = 12.5;
+  g.parse_ms = 10;
+  g.build_ms = 2.5;
+  const std::string text = app::format_graph_header(g);
+  EXPECT_EQ(text,
+            "graph         road/DE.gr\n"
+            "format        gr, 2073060 bytes, ids 1-based\n"
+            "vertices      49109\n"
+            "arcs          121024 (directed)\n"
+            "weights       uint32, file\n"
+            "dropped       0 self-loops, 0 duplicate arcs (of 121024 entries)\n"
+            "load          12.5 ms (parse 10.0 ms, build 2.5 ms), not from cache\n");
+  app::DeviceInfo d;
+  d.kind = "cpu";
+  d.description = "CPU, 2 OpenMP threads";
+  d.note = "auto: no usable GPU (no CUDA device), running on the CPU";
+  EXPECT_EQ(app::format_device_header(d),
+            "device        cpu: CPU, 2 OpenMP threads (auto: no usable GPU (no CUDA device), running on the CPU)\n");
+  d.upload_ms = 1.25;
+  EXPECT_NE(app::format_device_header(d).find("upload        1.250 ms"), std::string::npos);
+  app::DeltaInfo delta;
+  delta.value = delta.auto_value = 62.5;
+  EXPECT_EQ(app::format_delta_line(delta), "delta         62.5 (auto: 32 x mean weight / mean out-degree)\n");
+}
+
+TEST(AppReport, PathLines) {
+  app::PathInfo p;
+  p.source = 1;
+  p.target = 4;
+  p.reachable = true;
+  p.distance = "3";
+  p.vertices = {1, 2, 4};
+  EXPECT_EQ(app::format_path(p), "distance 1 -> 4: 3\npath (2 arcs): 1 -> 2 -> 4\n");
+  p.reachable = false;
+  p.vertices.clear();
+  EXPECT_EQ(app::format_path(p), "distance 1 -> 4: unreachable\n");
+}
+
+TEST(AppValidate, IntegerDistancesMustBeExact) {
+  const auto inf = graph::infinite_distance<std::uint32_t>();
+  const std::vector<std::uint64_t> expected = {0, 2, 3, inf};
+  app::ValidationReport report;
+  app::compare_distances<std::uint32_t>(expected, {0, 2, 3, inf}, 1, report);
+  EXPECT_TRUE(report.passed());
+  app::compare_distances<std::uint32_t>(expected, {0, 2, 4, 7}, 1, report);
+  EXPECT_EQ(report.distance_mismatches, 2u);
+  ASSERT_EQ(report.examples.size(), 2u);
+  EXPECT_EQ(report.examples[0], "vertex 3: expected 3, got 4");  // ids as the user sees them
+  EXPECT_EQ(report.examples[1], "vertex 4: expected unreachable, got 7");
+  app::ValidationReport wrong_size;
+  app::compare_distances<std::uint32_t>(expected, {0, 2}, 0, wrong_size);
+  EXPECT_FALSE(wrong_size.passed());
+}
+
+TEST(AppValidate, ExamplesStopAtTenButEveryMismatchCounts) {
+  const std::vector<std::uint64_t> expected(25, 1);
+  const std::vector<std::uint64_t> got(25, 2);
+  app::ValidationReport report;
+  app::compare_distances<std::uint32_t>(expected, got, 0, report);
+  EXPECT_EQ(report.distance_mismatches, 25u);
+  EXPECT_EQ(report.examples.size(), 10u);
+  EXPECT_EQ(report.examples.front(), "vertex 0: expected 1, got 2");
+}
+
+TEST(AppValidate, FloatDistancesUseRelativeTolerance) {
+  const float inf = graph::infinite_distance<float>();
+  EXPECT_TRUE(app::distances_match<float>(1000.0f, 1000.0005f));
+  EXPECT_FALSE(app::distances_match<float>(1000.0f, 1000.01f));
+  EXPECT_TRUE(app::distances_match<float>(0.0f, 0.0f));
+  EXPECT_TRUE(app::distances_match<float>(inf, inf));
+  EXPECT_FALSE(app::distances_match<float>(inf, 1e30f));
+  EXPECT_FALSE(app::distances_match<float>(1.0f, std::numeric_limits<float>::quiet_NaN()));
+  EXPECT_EQ(app::format_distance<float>(0.1f), "0.100000001");
+  EXPECT_EQ(app::format_distance<float>(inf), "unreachable");
+}
+
+TEST(AppValidate, PredecessorTrees) {
+  const graph::IntCsr g = small_graph();
+  const auto inf = graph::infinite_distance<std::uint32_t>();
+  const auto none = graph::kNoVertex;
+  const std::vector<std::uint64_t> dist = {0, 2, 3, 3, inf};
+  const auto check = [&](const std::vector<graph::vertex_id>& pred) {
+    app::ValidationReport r;
+    app::check_predecessor_tree<std::uint32_t>(g, 0, dist, pred, 1, r);
+    return r;
+  };
+  EXPECT_TRUE(check({none, 0, 1, 2, none}).passed());
+  // 0 -> 2 costs 5, not 3: not tight.
+  auto r = check({none, 0, 0, 2, none});
+  EXPECT_EQ(r.tree_errors, 1u);
+  EXPECT_EQ(r.examples.front(), "vertex 3: predecessor 1 gives 5, not 3");
+  // No arc 1 -> 3.
+  EXPECT_EQ(check({none, 0, 1, 1, none}).examples.front(), "vertex 4: predecessor 2 has no arc to it");
+  // Zero-weight cycle 2 <-> 3: every arc tight, but 2 and 3 never reach the source.
+  r = check({none, 0, 3, 2, none});
+  EXPECT_EQ(r.tree_errors, 1u);
+  EXPECT_NE(r.examples.front().find("loops"), std::string::npos);
+  // The source and unreachable vertices have no predecessor; reached ones need one.
+  EXPECT_FALSE(check({1, 0, 1, 2, none}).passed());
+  EXPECT_FALSE(check({none, 0, 1, 2, 3}).passed());
+  EXPECT_FALSE(check({none, none, 1, 2, none}).passed());
+  EXPECT_FALSE(check({none, 0, 1}).passed());
+}
+
+TEST(AppValidate, PathFromPredecessors) {
+  const auto none = graph::kNoVertex;
+  const std::vector<graph::vertex_id> pred = {none, 0, 1, 2, none};
+  EXPECT_EQ(app::path_from_predecessors(pred, 0, 3), (std::vector<graph::vertex_id>{0, 1, 2, 3}));
+  EXPECT_EQ(app::path_from_predecessors(pred, 0, 0), (std::vector<graph::vertex_id>{0}));
+  EXPECT_TRUE(app::path_from_predecessors(pred, 0, 4).empty());
+  EXPECT_TRUE(app::path_from_predecessors({none, 2, 1}, 0, 1).empty());  // a cycle never ends
+}
+
+TEST(AppJson, RecordHasEveryKeyWithItsType) {
+  std::vector<const char*> argv = {"sssp", "--strategy", "all", "--path-to", "4", "--validate"};
+  const app::AppOptions options = app::parse_options(static_cast<int>(argv.size()), argv.data());
+  app::RunSummary run;
+  run.graph.source = "grid:2:2";
+  run.graph.generated = true;
+  run.graph.format = "generated";
+  run.graph.weight_type = "uint32";
+  run.device.requested = "auto";
+  run.device.kind = "cpu";
+  run.device.description = "CPU, 2 OpenMP threads";
+  run.device.cpu_threads = 2;
+  run.delta.value = run.delta.auto_value = 62.5;
+  run.strategies = {"delta-stepping", "dijkstra"};
+  run.sources = {0};
+  RunRecord a = record("delta-stepping", "cpu", 0, {1, 2, 3}, 8, 8);
+  a.delta = 62.5;
+  a.buckets_processed = 4;
+  a.validation = Check::Passed;
+  run.records = {a, record("dijkstra", "cpu", 0, {2}, 8, 8)};
+  run.summary = app::summarize(run.records);
+  app::PathInfo path;
+  path.source = 0;
+  path.target = 3;
+  path.reachable = true;
+  path.distance = "18446744073709551614";  // integer distances keep all 64 bits
+  path.vertices = {0, 1, 3};
+  run.path = path;
+
+  const nlohmann::json j = app::to_json(options, run);
+  EXPECT_EQ(j.at("schema"), app::kJsonSchema);
+  EXPECT_TRUE(j.at("tool").at("version").is_string());
+  EXPECT_TRUE(j.at("tool").at("git_commit").is_string());
+  EXPECT_EQ(j.at("command_line").size(), argv.size());
+  const auto& device = j.at("device");
+  for (const char* key : {"requested", "kind", "description"}) EXPECT_TRUE(device.at(key).is_string()) << key;
+  EXPECT_TRUE(device.at("note").is_null());
+  EXPECT_TRUE(device.at("cpu_threads").is_number_integer());
+  EXPECT_TRUE(device.at("upload_ms").is_null());
+  const auto& graph = j.at("graph");
+  for (const char* key : {"source", "format", "weight_type", "weight_rule"})
+    EXPECT_TRUE(graph.at(key).is_string()) << key;
+  for (const char* key : {"vertices", "arcs", "id_base", "input_entries", "self_loops_dropped",
+                          "duplicates_dropped", "file_bytes"})
+    EXPECT_TRUE(graph.at(key).is_number_unsigned()) << key;
+  for (const char* key : {"generated", "file_has_weights", "undirected", "from_cache", "cache_written"})
+    EXPECT_TRUE(graph.at(key).is_boolean()) << key;
+  for (const char* key : {"parse", "build", "total"}) EXPECT_TRUE(graph.at("load_ms").at(key).is_number()) << key;
+  const auto& o = j.at("options");
+  EXPECT_EQ(o.at("strategies"), nlohmann::json({"delta-stepping", "dijkstra"}));
+  EXPECT_TRUE(o.at("strategy_all").get<bool>());
+  EXPECT_EQ(o.at("delta"), "auto");
+  EXPECT_DOUBLE_EQ(o.at("delta_used").get<double>(), 62.5);
+  EXPECT_TRUE(o.at("delta_auto_value").is_number());
+  EXPECT_TRUE(o.at("delta_sweep").is_null());
+  for (const char* key : {"buckets", "runs", "warmup_runs", "seed", "threads"})
+    EXPECT_TRUE(o.at(key).is_number_integer()) << key;
+  EXPECT_EQ(o.at("sources"), nlohmann::json({0}));
+  EXPECT_TRUE(o.at("random_sources").is_null());
+  EXPECT_EQ(o.at("path_to"), 4);
+  EXPECT_TRUE(o.at("output").is_null());
+  EXPECT_TRUE(o.at("gpu_memory_limit_bytes").is_null());
+  for (const char* key : {"validate", "predecessors"}) EXPECT_TRUE(o.at(key).is_boolean()) << key;
+  EXPECT_TRUE(o.at("weights").is_string());
+
+  ASSERT_EQ(j.at("results").size(), 2u);
+  const auto& r = j.at("results")[0];
+  EXPECT_EQ(r.at("strategy"), "delta-stepping");
+  EXPECT_EQ(r.at("device"), "cpu");
+  EXPECT_EQ(r.at("source"), 0);
+  EXPECT_DOUBLE_EQ(r.at("delta").get<double>(), 62.5);
+  EXPECT_DOUBLE_EQ(r.at("solve_ms").at("median").get<double>(), 2);
+  EXPECT_DOUBLE_EQ(r.at("solve_ms").at("min").get<double>(), 1);
+  EXPECT_DOUBLE_EQ(r.at("solve_ms").at("max").get<double>(), 3);
+  EXPECT_EQ(r.at("solve_ms").at("runs").size(), 3u);
+  for (const char* key : {"mteps", "work_ratio"}) EXPECT_TRUE(r.at(key).is_number()) << key;
+  for (const char* key : {"relaxations", "reached_vertices", "reached_arcs", "mismatches"})
+    EXPECT_TRUE(r.at(key).is_number_unsigned()) << key;
+  EXPECT_TRUE(r.at("iterations").is_null());
+  EXPECT_EQ(r.at("buckets_processed"), 4);
+  EXPECT_TRUE(r.at("predecessors").is_boolean());
+  EXPECT_EQ(r.at("validation"), "passed");
+  EXPECT_TRUE(j.at("results")[1].at("delta").is_null());
+  EXPECT_EQ(j.at("results")[1].at("validation"), "not run");
+
+  ASSERT_EQ(j.at("summary").size(), 2u);
+  const auto& s = j.at("summary")[1];
+  EXPECT_EQ(s.at("strategy"), "dijkstra");
+  for (const char* key : {"solve_ms", "mteps", "work_ratio", "speedup_vs_cpu_delta_stepping"})
+    EXPECT_TRUE(s.at(key).is_number()) << key;
+  EXPECT_EQ(s.at("sources"), 1);
+  EXPECT_TRUE(s.at("iterations").is_null());
+
+  const auto& p = j.at("path");
+  EXPECT_EQ(p.at("distance").get<std::uint64_t>(), 18446744073709551614ull);
+  EXPECT_EQ(p.at("vertices"), nlohmann::json({0, 1, 3}));
+  EXPECT_TRUE(p.at("reachable").get<bool>());
+  EXPECT_TRUE(p.at("note").is_null());
+
+  EXPECT_TRUE(j.at("validation").at("performed").get<bool>());
+  EXPECT_TRUE(j.at("validation").at("passed").get<bool>());
+  EXPECT_EQ(j.at("validation").at("problems"), 0);
+
+  // Round trip through text: what a script reads back.
+  EXPECT_EQ(nlohmann::json::parse(j.dump(2)), j);
+}
+
+TEST(AppJson, AtomicWriteReplacesTheFileAndLeavesNoTemporary) {
+  const auto dir = test_support::scratch_dir("app_json");
+  const auto path = dir / "r.json";
+  app::write_file_atomically(path.string(), "{\"a\": 1}\n");
+  app::write_file_atomically(path.string(), "{\"a\": 2}\n");
+  EXPECT_EQ(read_file(path), "{\"a\": 2}\n");
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir)) ++files;
+  EXPECT_EQ(files, 1u);
+  const auto missing = dir / "no" / "such" / "dir" / "r.json";
+  EXPECT_THROW(app::write_file_atomically(missing.string(), "x"), std::runtime_error);
+  EXPECT_FALSE(std::filesystem::exists(missing));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(AppJson, VersionAndCommitAreAlwaysSet) {
+  EXPECT_FALSE(app::tool_version().empty());
+  EXPECT_FALSE(app::git_commit().empty());  // "unknown" unless the build passes SSSP_GIT_COMMIT
+}
