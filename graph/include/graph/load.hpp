@@ -39,6 +39,7 @@ struct LoadReport {
   double total_seconds = 0;
   bool from_cache = false;
   bool cache_written = false;
+  double cache_saved_seconds = 0;   // from cache: what parsing + building took originally, minus this load
   bool file_has_weights = false;    // false for pattern files / unweighted edge lists
   bool symmetric = false;           // the graph is undirected (symmetric file or --undirected)
   std::uint32_t id_base = 1;        // ids as users see them: 1 for .mtx/.gr, 0 for edge lists

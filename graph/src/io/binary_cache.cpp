@@ -1,0 +1,401 @@
+#include "graph/io/binary_cache.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "graph/error.hpp"
+
+namespace graph::io {
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the cache layout is little-endian");
+
+namespace {
+
+constexpr char kMagic[8] = {'S', 'S', 'S', 'P', 'C', 'S', 'R', '\0'};
+constexpr std::size_t kHeaderBytes = 128;
+constexpr std::size_t kChecksumAt = 96;
+constexpr std::uint32_t kMaxStringBytes = 1u << 16;
+constexpr std::uint32_t kWeightU32 = 1, kWeightFloat = 2;
+
+std::uint64_t pad8(std::uint64_t n) { return (n + 7) & ~std::uint64_t{7}; }
+
+// 64-bit FNV-1a over 8-byte words in four independent lanes (so the
+// multiplies overlap), then the lanes and the length are mixed with
+// SplitMix64. Each step (h ^ word) * prime is a bijection of h for a given
+// word, so any single changed word always changes the result. Input may
+// arrive in pieces of any size; the result depends only on the byte stream.
+class Checksum {
+ public:
+  void update(const void* data, std::size_t n) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    total_ += n;
+    if (pending_ > 0) {
+      const std::size_t take = std::min(n, sizeof(buffer_) - pending_);
+      std::memcpy(buffer_ + pending_, p, take);
+      pending_ += take;
+      p += take;
+      n -= take;
+      if (pending_ < sizeof(buffer_)) return;
+      block(buffer_);
+      pending_ = 0;
+    }
+    while (n >= sizeof(buffer_)) {
+      block(p);
+      p += sizeof(buffer_);
+      n -= sizeof(buffer_);
+    }
+    std::memcpy(buffer_, p, n);
+    pending_ = n;
+  }
+
+  std::uint64_t digest() const {
+    std::uint64_t lanes[4] = {lane_[0], lane_[1], lane_[2], lane_[3]};
+    for (std::size_t i = 0; i < pending_; ++i) lanes[i % 4] = (lanes[i % 4] ^ buffer_[i]) * kPrime;
+    std::uint64_t h = splitmix64(total_);
+    for (std::uint64_t lane : lanes) h = splitmix64(h ^ lane);
+    return h;
+  }
+
+ private:
+  static constexpr std::uint64_t kPrime = 0x100000001b3ull;
+  void block(const unsigned char* p) {
+    std::uint64_t w[4];
+    std::memcpy(w, p, sizeof(w));
+    for (int i = 0; i < 4; ++i) lane_[i] = (lane_[i] ^ w[i]) * kPrime;
+  }
+  std::uint64_t lane_[4] = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull, 0x9E3779B97F4A7C15ull,
+                            0xC2B2AE3D27D4EB4Full};
+  unsigned char buffer_[32] = {};
+  std::size_t pending_ = 0;
+  std::uint64_t total_ = 0;
+};
+
+template <class T>
+void put(unsigned char* header, std::size_t at, T value) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  std::memcpy(header + at, &value, sizeof(T));
+}
+template <class T>
+T get(const unsigned char* header, std::size_t at) {
+  T value;
+  std::memcpy(&value, header + at, sizeof(T));
+  return value;
+}
+
+[[noreturn]] void corrupt(const std::string& path, const std::string& what) {
+  throw InputError(InputErrorKind::CorruptCache, path, 0,
+                   "corrupt binary cache: " + what + " (delete the file to rebuild it)");
+}
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+  int release() { return std::exchange(fd_, -1); }
+
+ private:
+  int fd_;
+};
+
+// Reads exactly n bytes at offset; false when the file ends first.
+bool read_at(int fd, void* out, std::size_t n, std::uint64_t offset) {
+  auto* p = static_cast<char*>(out);
+  while (n > 0) {
+    const ssize_t got = ::pread(fd, p, std::min<std::size_t>(n, 1u << 30), static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;
+    p += got;
+    n -= static_cast<std::size_t>(got);
+    offset += static_cast<std::uint64_t>(got);
+  }
+  return true;
+}
+
+bool write_all(int fd, const void* data, std::size_t n) {
+  const auto* p = static_cast<const char*>(data);
+  while (n > 0) {
+    const ssize_t put_bytes = ::write(fd, p, std::min<std::size_t>(n, 1u << 30));
+    if (put_bytes < 0 && errno == EINTR) continue;
+    if (put_bytes <= 0) return false;
+    p += put_bytes;
+    n -= static_cast<std::size_t>(put_bytes);
+  }
+  return true;
+}
+
+struct Layout {
+  std::uint64_t strings_at = kHeaderBytes, offsets_at = 0, targets_at = 0, weights_at = 0, total = 0;
+};
+
+Layout layout_of(std::uint64_t n, std::uint64_t m, std::uint32_t key_bytes, std::uint32_t rule_bytes) {
+  Layout l;
+  l.offsets_at = pad8(l.strings_at + key_bytes + rule_bytes);
+  l.targets_at = l.offsets_at + pad8((n + 1) * 8);
+  l.weights_at = l.targets_at + pad8(m * 4);
+  l.total = l.weights_at + pad8(m * 4);
+  return l;
+}
+
+void encode_header(unsigned char* h, const CacheInfo& info) {
+  std::memset(h, 0, kHeaderBytes);
+  std::memcpy(h, kMagic, sizeof(kMagic));
+  put<std::uint32_t>(h, 8, info.version);
+  put<std::uint32_t>(h, 12, info.float_weights ? kWeightFloat : kWeightU32);
+  put<std::uint64_t>(h, 16, info.num_vertices);
+  put<std::uint64_t>(h, 24, info.num_arcs);
+  put<std::uint32_t>(h, 32, info.id_base);
+  put<std::uint8_t>(h, 36, info.symmetric);
+  put<std::uint8_t>(h, 37, info.undirected_option);
+  put<std::uint8_t>(h, 38, info.file_has_weights);
+  put<std::uint8_t>(h, 39, static_cast<std::uint8_t>(info.source_format));
+  put<std::uint64_t>(h, 40, info.source_bytes);
+  put<std::int64_t>(h, 48, info.source_mtime_ns);
+  put<std::uint64_t>(h, 56, info.build.input_entries);
+  put<std::uint64_t>(h, 64, info.build.self_loops_dropped);
+  put<std::uint64_t>(h, 72, info.build.duplicates_dropped);
+  put<double>(h, 80, info.original_seconds);
+  put<std::uint32_t>(h, 88, static_cast<std::uint32_t>(info.rule_key.size()));
+  put<std::uint32_t>(h, 92, static_cast<std::uint32_t>(info.weight_rule.size()));
+}
+
+// The header with its checksum field left out, as the checksum sees it.
+void hash_header(Checksum& sum, const unsigned char* h) {
+  sum.update(h, kChecksumAt);
+  sum.update(h + kChecksumAt + 8, kHeaderBytes - kChecksumAt - 8);
+}
+
+template <class Weight>
+void hash_arrays(Checksum& sum, const Csr<Weight>& g) {
+  sum.update(g.offsets.data(), g.offsets.size() * sizeof(edge_offset));
+  sum.update(g.targets.data(), g.targets.size() * sizeof(vertex_id));
+  sum.update(g.weights.data(), g.weights.size() * sizeof(Weight));
+}
+
+std::atomic<unsigned> temp_counter{0};
+
+}  // namespace
+
+std::string rule_key(const WeightRule& rule) {
+  switch (rule.kind) {
+    case WeightRule::Kind::File: return "file seed=" + std::to_string(rule.seed);
+    case WeightRule::Kind::Unit: return "unit";
+    case WeightRule::Kind::Random: return rule.describe();
+  }
+  return rule.describe();
+}
+
+SourceStamp stamp_of(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw InputError(InputErrorKind::CannotOpen, path, 0, std::string("cannot open: ") + std::strerror(errno));
+  SourceStamp s;
+  s.bytes = static_cast<std::uint64_t>(st.st_size);
+  s.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000ll + st.st_mtim.tv_nsec;
+  return s;
+}
+
+CacheInfo read_cache_header(const std::string& path) {
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0)
+    throw InputError(InputErrorKind::CannotOpen, path, 0, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0)
+    throw InputError(InputErrorKind::CannotOpen, path, 0, std::string("cannot stat: ") + std::strerror(errno));
+  const auto file_bytes = static_cast<std::uint64_t>(st.st_size);
+  unsigned char h[kHeaderBytes];
+  if (file_bytes < kHeaderBytes || !read_at(fd.get(), h, kHeaderBytes, 0))
+    corrupt(path, "shorter than its " + std::to_string(kHeaderBytes) + "-byte header");
+  if (std::memcmp(h, kMagic, sizeof(kMagic)) != 0) corrupt(path, "bad magic (not an SSSP graph cache)");
+
+  CacheInfo info;
+  info.version = get<std::uint32_t>(h, 8);
+  if (info.version != kCacheVersion) return info;  // the caller decides: rebuild, or refuse
+  const auto weight_type = get<std::uint32_t>(h, 12);
+  if (weight_type != kWeightU32 && weight_type != kWeightFloat)
+    corrupt(path, "unknown weight type " + std::to_string(weight_type));
+  info.float_weights = weight_type == kWeightFloat;
+  info.num_vertices = get<std::uint64_t>(h, 16);
+  info.num_arcs = get<std::uint64_t>(h, 24);
+  info.id_base = get<std::uint32_t>(h, 32);
+  info.symmetric = get<std::uint8_t>(h, 36) != 0;
+  info.undirected_option = get<std::uint8_t>(h, 37) != 0;
+  info.file_has_weights = get<std::uint8_t>(h, 38) != 0;
+  const auto format = get<std::uint8_t>(h, 39);
+  if (format > static_cast<std::uint8_t>(Format::Binary)) corrupt(path, "unknown source format");
+  info.source_format = static_cast<Format>(format);
+  info.source_bytes = get<std::uint64_t>(h, 40);
+  info.source_mtime_ns = get<std::int64_t>(h, 48);
+  info.build.input_entries = get<std::uint64_t>(h, 56);
+  info.build.self_loops_dropped = get<std::uint64_t>(h, 64);
+  info.build.duplicates_dropped = get<std::uint64_t>(h, 72);
+  info.build.arcs = info.num_arcs;
+  info.original_seconds = get<double>(h, 80);
+  const auto key_bytes = get<std::uint32_t>(h, 88);
+  const auto rule_bytes = get<std::uint32_t>(h, 92);
+  // Every size is checked against the file's before anything is allocated.
+  if (info.num_vertices >= std::numeric_limits<vertex_id>::max())
+    corrupt(path, "vertex count " + std::to_string(info.num_vertices) + " does not fit 32-bit ids");
+  if (key_bytes > kMaxStringBytes || rule_bytes > kMaxStringBytes) corrupt(path, "implausible string lengths");
+  if (info.num_arcs > file_bytes / 8) corrupt(path, "arc count larger than the file can hold (truncated?)");
+  const Layout l = layout_of(info.num_vertices, info.num_arcs, key_bytes, rule_bytes);
+  if (l.total != file_bytes)
+    corrupt(path, "file is " + std::to_string(file_bytes) + " bytes but its header describes " +
+                      std::to_string(l.total) + " (truncated?)");
+  std::string strings(std::size_t{key_bytes} + rule_bytes, '\0');
+  if (!read_at(fd.get(), strings.data(), strings.size(), l.strings_at)) corrupt(path, "truncated strings");
+  info.rule_key = strings.substr(0, key_bytes);
+  info.weight_rule = strings.substr(key_bytes);
+  return info;
+}
+
+namespace {
+
+template <class Weight>
+Csr<Weight> read_arrays(const std::string& path, int fd, const CacheInfo& info, const Layout& l) {
+  Csr<Weight> g;
+  g.num_vertices = static_cast<vertex_id>(info.num_vertices);
+  g.offsets.resize(info.num_vertices + 1);
+  g.targets.resize(info.num_arcs);
+  g.weights.resize(info.num_arcs);
+  if (!read_at(fd, g.offsets.data(), g.offsets.size() * sizeof(edge_offset), l.offsets_at) ||
+      !read_at(fd, g.targets.data(), g.targets.size() * sizeof(vertex_id), l.targets_at) ||
+      !read_at(fd, g.weights.data(), g.weights.size() * sizeof(Weight), l.weights_at))
+    corrupt(path, "truncated arrays");
+  return g;
+}
+
+// The checksum vouches for the bytes; this vouches that a well-formed file
+// (e.g. one written by a buggy or foreign writer) cannot make a solver read
+// out of bounds.
+template <class Weight>
+void check_structure(const std::string& path, const Csr<Weight>& g) {
+  const edge_offset m = g.targets.size();
+  if (g.offsets.front() != 0 || g.offsets.back() != m) corrupt(path, "offsets do not span the arcs");
+  const auto n = static_cast<std::int64_t>(g.num_vertices);
+  std::int64_t bad_rows = 0, bad_targets = 0;
+#pragma omp parallel for reduction(+ : bad_rows) schedule(static)
+  for (std::int64_t v = 0; v < n; ++v)
+    bad_rows += g.offsets[static_cast<std::size_t>(v)] > g.offsets[static_cast<std::size_t>(v) + 1];
+  if (bad_rows) corrupt(path, "offsets are not non-decreasing");
+  const auto arcs = static_cast<std::int64_t>(m);
+#pragma omp parallel for reduction(+ : bad_targets) schedule(static)
+  for (std::int64_t k = 0; k < arcs; ++k) bad_targets += g.targets[static_cast<std::size_t>(k)] >= g.num_vertices;
+  if (bad_targets) corrupt(path, std::to_string(bad_targets) + " arc targets out of range");
+  if constexpr (std::is_same_v<Weight, float>) {
+    std::int64_t bad_weights = 0;
+#pragma omp parallel for reduction(+ : bad_weights) schedule(static)
+    for (std::int64_t k = 0; k < arcs; ++k) {
+      const float w = g.weights[static_cast<std::size_t>(k)];
+      bad_weights += !(w >= 0.0f) || w == std::numeric_limits<float>::infinity();
+    }
+    if (bad_weights) corrupt(path, std::to_string(bad_weights) + " weights negative or not finite");
+  }
+}
+
+}  // namespace
+
+AnyCsr read_cache(const std::string& path, CacheInfo* info_out) {
+  CacheInfo info = read_cache_header(path);
+  if (info.version != kCacheVersion)
+    corrupt(path, "format version " + std::to_string(info.version) + ", this program reads version " +
+                      std::to_string(kCacheVersion));
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0)
+    throw InputError(InputErrorKind::CannotOpen, path, 0, std::string("cannot open: ") + std::strerror(errno));
+  unsigned char h[kHeaderBytes];
+  if (!read_at(fd.get(), h, kHeaderBytes, 0)) corrupt(path, "truncated header");
+  const Layout l = layout_of(info.num_vertices, info.num_arcs, static_cast<std::uint32_t>(info.rule_key.size()),
+                             static_cast<std::uint32_t>(info.weight_rule.size()));
+
+  Checksum sum;
+  hash_header(sum, h);
+  sum.update(info.rule_key.data(), info.rule_key.size());
+  sum.update(info.weight_rule.data(), info.weight_rule.size());
+  AnyCsr graph;
+  if (info.float_weights) {
+    auto g = read_arrays<float>(path, fd.get(), info, l);
+    hash_arrays(sum, g);
+    if (sum.digest() != get<std::uint64_t>(h, kChecksumAt)) corrupt(path, "checksum mismatch");
+    check_structure(path, g);
+    graph = std::move(g);
+  } else {
+    auto g = read_arrays<std::uint32_t>(path, fd.get(), info, l);
+    hash_arrays(sum, g);
+    if (sum.digest() != get<std::uint64_t>(h, kChecksumAt)) corrupt(path, "checksum mismatch");
+    check_structure(path, g);
+    graph = std::move(g);
+  }
+  if (info_out) *info_out = std::move(info);
+  return graph;
+}
+
+void write_cache(const std::string& path, const AnyCsr& graph, const CacheInfo& info_in) {
+  CacheInfo info = info_in;
+  info.version = kCacheVersion;
+  info.float_weights = has_float_weights(graph);
+  info.num_vertices = num_vertices(graph);
+  info.num_arcs = num_arcs(graph);
+  if (info.rule_key.size() > kMaxStringBytes || info.weight_rule.size() > kMaxStringBytes)
+    throw InputError(InputErrorKind::BadArgument, path, 0, "weight rule text too long for the cache");
+
+  unsigned char h[kHeaderBytes];
+  encode_header(h, info);
+  Checksum sum;
+  hash_header(sum, h);
+  sum.update(info.rule_key.data(), info.rule_key.size());
+  sum.update(info.weight_rule.data(), info.weight_rule.size());
+  std::visit([&sum](const auto& g) { hash_arrays(sum, g); }, graph);
+  put<std::uint64_t>(h, kChecksumAt, sum.digest());
+
+  const std::string temp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(temp_counter++);
+  Fd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+  if (fd.get() < 0)
+    throw InputError(InputErrorKind::CannotOpen, path, 0,
+                     std::string("cannot write the binary cache: ") + std::strerror(errno));
+  const char zeros[8] = {};
+  std::uint64_t written = 0;
+  auto emit = [&](const void* data, std::size_t n) {
+    const bool ok = write_all(fd.get(), data, n);
+    written += n;
+    return ok;
+  };
+  auto pad = [&] { return emit(zeros, static_cast<std::size_t>(pad8(written) - written)); };
+  bool ok = emit(h, kHeaderBytes) && emit(info.rule_key.data(), info.rule_key.size()) &&
+            emit(info.weight_rule.data(), info.weight_rule.size()) && pad();
+  ok = ok && std::visit(
+                 [&](const auto& g) {
+                   using W = typename std::decay_t<decltype(g)>::weight_type;
+                   return emit(g.offsets.data(), g.offsets.size() * sizeof(edge_offset)) && pad() &&
+                          emit(g.targets.data(), g.targets.size() * sizeof(vertex_id)) && pad() &&
+                          emit(g.weights.data(), g.weights.size() * sizeof(W)) && pad();
+                 },
+                 graph);
+  const int saved_errno = errno;
+  const int raw = fd.release();
+  ok = (::close(raw) == 0) && ok;
+  if (!ok || ::rename(temp.c_str(), path.c_str()) != 0) {
+    const int err = ok ? errno : saved_errno;
+    ::unlink(temp.c_str());
+    throw InputError(InputErrorKind::CannotOpen, path, 0,
+                     std::string("cannot write the binary cache: ") + std::strerror(err));
+  }
+}
+
+}  // namespace graph::io

@@ -1,0 +1,256 @@
+// load_graph: format detection, the text readers, CSR building and the
+// binary cache, glued together with timings for the report.
+#include "graph/load.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <variant>
+
+#include "graph/error.hpp"
+#include "graph/io/binary_cache.hpp"
+#include "graph/io/file_data.hpp"
+#include "graph/io/readers.hpp"
+
+namespace graph {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return s;
+}
+
+// build_csr takes no thread count: limit OpenMP's default for this thread
+// while loading, and restore it afterwards.
+class ThreadLimit {
+ public:
+  explicit ThreadLimit(int threads) : saved_(omp_get_max_threads()) {
+    if (threads > 0) omp_set_num_threads(threads);
+  }
+  ~ThreadLimit() { omp_set_num_threads(saved_); }
+  ThreadLimit(const ThreadLimit&) = delete;
+  ThreadLimit& operator=(const ThreadLimit&) = delete;
+
+ private:
+  int saved_;
+};
+
+template <class Weight>
+Coo<Weight> to_coo(Csr<Weight>&& g) {
+  Coo<Weight> coo;
+  coo.num_vertices = g.num_vertices;
+  coo.sources.resize(g.num_arcs());
+  for (vertex_id v = 0; v < g.num_vertices; ++v)
+    std::fill(coo.sources.begin() + static_cast<std::ptrdiff_t>(g.offsets[v]),
+              coo.sources.begin() + static_cast<std::ptrdiff_t>(g.offsets[v + 1]), v);
+  coo.targets = std::move(g.targets);
+  coo.weights = std::move(g.weights);
+  g = Csr<Weight>{};
+  return coo;
+}
+
+// Applies --undirected and a weight override to a graph read from a cache
+// file given directly (Format::Binary); a cache found beside a text file
+// already matches the options.
+AnyCsr adapt_binary(AnyCsr graph, const LoadOptions& options, LoadReport& report) {
+  if (options.undirected && !report.symmetric) {
+    graph = std::visit(
+        [&](auto& g) -> AnyCsr {
+          BuildStats stats;
+          auto sym = build_csr(to_coo(std::move(g)), BuildOptions{true, true}, &stats);
+          report.build.duplicates_dropped += stats.duplicates_dropped;
+          report.build.arcs = stats.arcs;
+          return sym;
+        },
+        graph);
+    report.symmetric = true;
+  }
+  if (options.weights.kind != WeightRule::Kind::File) {
+    graph = std::visit(
+        [&](auto& g) -> AnyCsr {
+          IntCsr out;
+          out.num_vertices = g.num_vertices;
+          out.offsets = std::move(g.offsets);
+          out.targets = std::move(g.targets);
+          out.weights.resize(out.targets.size());
+          const auto n = static_cast<std::int64_t>(out.num_vertices);
+#pragma omp parallel for schedule(dynamic, 1024)
+          for (std::int64_t v = 0; v < n; ++v) {
+            const auto u = static_cast<vertex_id>(v);
+            for (edge_offset k = out.offsets[u]; k < out.offsets[u + 1]; ++k)
+              out.weights[k] = options.weights.random_weight(u, out.targets[k]);
+          }
+          return out;
+        },
+        graph);
+    report.weight_rule = options.weights.describe();
+  }
+  return graph;
+}
+
+void fill_from_cache(LoadReport& report, const io::CacheInfo& info) {
+  report.id_base = info.id_base;
+  report.symmetric = info.symmetric;
+  report.file_has_weights = info.file_has_weights;
+  report.weight_rule = info.weight_rule;
+  report.build = info.build;
+  report.from_cache = true;
+}
+
+}  // namespace
+
+Format parse_format(const std::string& name) {
+  if (name == "auto") return Format::Auto;
+  if (name == "mtx") return Format::MatrixMarket;
+  if (name == "gr") return Format::Dimacs;
+  if (name == "el") return Format::EdgeList;
+  if (name == "bin") return Format::Binary;
+  throw InputError(InputErrorKind::BadArgument, "--format", 0,
+                   "unknown format '" + name + "' (expected auto, mtx, gr, el or bin)");
+}
+
+const char* to_string(Format f) {
+  switch (f) {
+    case Format::Auto: return "auto";
+    case Format::MatrixMarket: return "mtx";
+    case Format::Dimacs: return "gr";
+    case Format::EdgeList: return "el";
+    case Format::Binary: return "bin";
+  }
+  return "?";
+}
+
+Format detect_format(const std::string& path) {
+  std::string name = lower(std::filesystem::path(path).filename().string());
+  const bool gz = ends_with(name, ".gz");
+  if (gz) name.resize(name.size() - 3);
+  if (ends_with(name, ".bin") || ends_with(name, ".bin.cache")) {
+    if (gz)
+      throw InputError(InputErrorKind::BadArgument, path, 0, "binary graph caches are never gzip-compressed");
+    return Format::Binary;
+  }
+  if (ends_with(name, ".mtx")) return Format::MatrixMarket;
+  if (ends_with(name, ".gr")) return Format::Dimacs;
+  if (ends_with(name, ".el") || ends_with(name, ".txt") || ends_with(name, ".edges")) return Format::EdgeList;
+  throw InputError(InputErrorKind::BadArgument, path, 0,
+                   "cannot tell the graph format from the file name (expected .mtx, .gr, .el, .txt, .edges, "
+                   "optionally .gz, or .bin); name it with --format mtx|gr|el|bin");
+}
+
+AnyCsr load_graph(const std::string& path, const LoadOptions& options, LoadReport* report_out) {
+  const auto start = Clock::now();
+  const ThreadLimit limit(options.threads);
+  LoadReport report;
+  report.path = path;
+  const Format format = options.format == Format::Auto ? detect_format(path) : options.format;
+
+  if (format == Format::Binary) {
+    io::CacheInfo info;
+    AnyCsr graph = io::read_cache(path, &info);
+    report.format = Format::Binary;
+    report.file_bytes = io::stamp_of(path).bytes;
+    fill_from_cache(report, info);
+    graph = adapt_binary(std::move(graph), options, report);
+    report.total_seconds = seconds_since(start);
+    if (report_out) *report_out = std::move(report);
+    return graph;
+  }
+
+  const io::SourceStamp stamp = io::stamp_of(path);
+  report.file_bytes = stamp.bytes;
+  const std::string cache_path = options.cache_path.empty() ? path + ".bin.cache" : options.cache_path;
+  const std::string key = io::rule_key(options.weights);
+  if (options.use_cache && std::filesystem::exists(cache_path)) {
+    // A cache that is not ours or is cut short is an error (CorruptCache);
+    // one from another version, source or option set is simply rebuilt.
+    const io::CacheInfo header = io::read_cache_header(cache_path);
+    if (header.version == io::kCacheVersion && header.source_bytes == stamp.bytes &&
+        header.source_mtime_ns == stamp.mtime_ns && header.undirected_option == options.undirected &&
+        header.rule_key == key && header.source_format == format) {
+      io::CacheInfo info;
+      AnyCsr graph = io::read_cache(cache_path, &info);
+      report.format = Format::Binary;
+      fill_from_cache(report, info);
+      report.total_seconds = seconds_since(start);
+      report.cache_saved_seconds = info.original_seconds - report.total_seconds;
+      if (options.progress && info.original_seconds > 1.0)
+        std::fprintf(stderr, "%s: loaded from cache %s in %.2f s (parsing took %.2f s)\n", path.c_str(),
+                     cache_path.c_str(), report.total_seconds, info.original_seconds);
+      if (report_out) *report_out = std::move(report);
+      return graph;
+    }
+  }
+
+  io::ParsedGraph parsed;
+  {
+    const io::FileData file = io::FileData::open(path);
+    io::ReadOptions read_options;
+    read_options.weights = options.weights;
+    read_options.threads = options.threads;
+    read_options.progress = options.progress;
+    switch (format) {
+      case Format::MatrixMarket: parsed = io::read_matrix_market(file, path, read_options); break;
+      case Format::Dimacs: parsed = io::read_dimacs(file, path, read_options); break;
+      case Format::EdgeList: parsed = io::read_edge_list(file, path, read_options); break;
+      default: throw InputError(InputErrorKind::BadArgument, path, 0, "no reader for this format");
+    }
+  }  // the file's bytes are released before building
+  report.parse_seconds = seconds_since(start);
+  report.format = format;
+  report.id_base = parsed.id_base;
+  report.file_has_weights = parsed.has_weights;
+  report.weight_rule = parsed.weight_rule;
+  report.symmetric = parsed.symmetric || options.undirected;
+
+  const auto build_start = Clock::now();
+  const bool announce = options.progress && report.parse_seconds > 1.0;
+  if (announce) std::fprintf(stderr, "%s: building CSR ...", path.c_str());
+  BuildOptions build_options;
+  build_options.symmetrize = report.symmetric;
+  AnyCsr graph = std::visit(
+      [&](auto& coo) -> AnyCsr { return build_csr(std::move(coo), build_options, &report.build); }, parsed.coo);
+  report.build_seconds = seconds_since(build_start);
+  if (announce) std::fprintf(stderr, " %.2f s\n", report.build_seconds);
+
+  if (options.use_cache) {
+    io::CacheInfo info;
+    info.id_base = report.id_base;
+    info.symmetric = report.symmetric;
+    info.undirected_option = options.undirected;
+    info.file_has_weights = report.file_has_weights;
+    info.source_format = format;
+    info.source_bytes = stamp.bytes;
+    info.source_mtime_ns = stamp.mtime_ns;
+    info.build = report.build;
+    info.original_seconds = seconds_since(start);
+    info.rule_key = key;
+    info.weight_rule = report.weight_rule;
+    try {
+      io::write_cache(cache_path, graph, info);
+      report.cache_written = true;
+    } catch (const InputError& e) {
+      // A cache is an optimisation: failing to write one never fails the load.
+      std::fprintf(stderr, "warning: %s\n", e.what());
+    }
+  }
+  report.total_seconds = seconds_since(start);
+  if (report_out) *report_out = std::move(report);
+  return graph;
+}
+
+}  // namespace graph
