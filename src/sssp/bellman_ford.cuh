@@ -1,0 +1,112 @@
+// Frontier Bellman-Ford: every round relaxes the vertices whose label dropped
+// in the previous round, until no label drops. This is the SSSP that Gunrock
+// ships (Wang et al., "Gunrock: GPU Graph Analytics", TOPC 2017): no
+// priority order at all, so on weighted graphs it re-relaxes vertices many
+// times (work ratio well above 1) but needs no bucket bookkeeping.
+//
+// The loop stays on the device: one kernel launch per round. The last block
+// of each launch swaps the frontier queues and detects the end, so the host
+// only enqueues rounds in growing batches and reads one status word per batch.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+
+#include "sssp/cuda_check.cuh"
+#include "sssp/relax.cuh"
+#include "sssp/workspace.cuh"
+
+namespace sssp::detail {
+
+struct BellmanFordState {
+  std::uint32_t* queue[2];
+  std::uint32_t count[2];
+  std::uint32_t parity;   // queue[parity] is this round's frontier
+  std::uint32_t stamp;    // de-duplication stamp of this round's output
+  std::uint32_t done;
+  std::uint32_t overflow;
+  std::uint32_t capacity;
+  unsigned blocks_done;
+  unsigned long long relaxations;
+  unsigned long long iterations;
+};
+
+template <class Codec>
+struct BfSink {
+  QueueAppender out;
+  __device__ __forceinline__ void improved(std::uint32_t v, typename Codec::Dist) const { out.push(v); }
+};
+
+template <class Codec>
+__global__ void __launch_bounds__(kRelaxBlock) bellman_ford_round(GraphView<typename Codec::Weight> g,
+                                                                  label_t* labels, std::uint32_t* stamps,
+                                                                  BellmanFordState* st, bool track_pred) {
+  __shared__ RelaxShared<Codec> sh;
+  if (volatile_load(&st->done)) return;  // every block sees the same value: kernel boundary
+  const std::uint32_t p = st->parity;
+  const std::uint32_t count = st->count[p];
+  BfSink<Codec> sink{QueueAppender{st->queue[p ^ 1], &st->count[p ^ 1], st->capacity, stamps, st->stamp, &st->overflow}};
+  relax_frontier<Codec>(g, labels, st->queue[p], count, track_pred, sink, sh, &st->relaxations);
+
+  if (last_block_done(&st->blocks_done) && threadIdx.x == 0) {
+    const std::uint32_t next = volatile_load(&st->count[p ^ 1]);
+    if (count > 0) ++st->iterations;
+    st->count[p] = 0;
+    st->parity = p ^ 1;
+    ++st->stamp;
+    if (next > st->capacity) st->overflow = 1;
+    if (next == 0 || st->overflow) st->done = 1;
+    st->blocks_done = 0;
+  }
+}
+
+// Enqueues `rounds` of `launch_round`, then reads the state back; doubles the
+// batch while the loop runs (up to max_batch), so a run with R rounds costs
+// about log2(R) + R / max_batch host synchronisations and at most one batch of
+// empty launches (each an early-exiting kernel) after the end.
+template <class State, class LaunchRound>
+void run_device_loop(State* d_state, State* h_state, cudaStream_t stream, LaunchRound launch_round,
+                     int max_batch = 64) {
+  int batch = 1;
+  for (;;) {
+    for (int i = 0; i < batch; ++i) launch_round();
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(h_state, d_state, sizeof(State), cudaMemcpyDeviceToHost, stream));
+    SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (h_state->overflow) throw std::runtime_error("sssp: internal error: a frontier queue overflowed");
+    if (h_state->done) return;
+    batch = std::min(batch * 2, max_batch);
+  }
+}
+
+template <class Codec>
+StrategyStats run_bellman_ford(const Workspace<typename Codec::Weight>& ws, std::uint32_t source) {
+  static_assert(sizeof(BellmanFordState) <= kStateBytes);
+  auto* d_state = static_cast<BellmanFordState*>(ws.state);
+  auto* h_state = static_cast<BellmanFordState*>(ws.host_state);
+  BellmanFordState init{};
+  init.queue[0] = ws.small[0];
+  init.queue[1] = ws.small[1];
+  init.count[0] = 1;
+  init.stamp = 1;
+  init.capacity = static_cast<std::uint32_t>(ws.small_capacity);
+  *h_state = init;
+  // Pageable source: the call returns once `source` has been staged.
+  SSSP_CUDA_CHECK(cudaMemcpyAsync(ws.small[0], &source, sizeof source, cudaMemcpyHostToDevice, ws.stream));
+  SSSP_CUDA_CHECK(cudaMemcpyAsync(d_state, h_state, sizeof init, cudaMemcpyHostToDevice, ws.stream));
+
+  run_device_loop(d_state, h_state, ws.stream, [&] {
+    bellman_ford_round<Codec><<<ws.relax_grid, kRelaxBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a,
+                                                                            d_state, ws.track_pred);
+    SSSP_CHECK_LAUNCH("bellman_ford_round");
+  });
+  StrategyStats stats;
+  stats.relaxations = h_state->relaxations;
+  stats.iterations = h_state->iterations;
+  stats.buckets_processed = 0;
+  return stats;
+}
+
+}  // namespace sssp::detail

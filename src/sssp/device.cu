@@ -1,0 +1,67 @@
+// Whether a GPU can run this build, and a one-line description for reports.
+#include <cuda_runtime.h>
+
+#include <sstream>
+#include <string>
+
+#include "sssp/solver.hpp"
+
+namespace sssp {
+namespace {
+
+__global__ void probe_kernel() {}
+
+std::string version_string(int v) {  // 13000 -> "13.0"
+  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+}  // namespace
+
+bool gpu_available(std::string* why) {
+  int count = 0;
+  cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    if (why) *why = std::string("no CUDA driver or device: ") + cudaGetErrorString(err);
+    return false;
+  }
+  if (count == 0) {
+    if (why) *why = "no CUDA device found";
+    return false;
+  }
+  // The build holds machine code for some architectures only (sm_90 by
+  // default): a device it cannot run on fails here, not in the first solve.
+  cudaFuncAttributes attr{};
+  err = cudaFuncGetAttributes(&attr, probe_kernel);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    cudaDeviceProp prop{};
+    std::string name = "device 0";
+    if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
+      name = std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) + ")";
+    (void)cudaGetLastError();
+    if (why) *why = "this build has no code for " + name + ": " + cudaGetErrorString(err) +
+                    " (rebuild with -DCMAKE_CUDA_ARCHITECTURES=<your GPU>)";
+    return false;
+  }
+  return true;
+}
+
+std::string gpu_description(int device) {
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return "no CUDA device " + std::to_string(device);
+  }
+  int driver = 0, runtime = 0;
+  cudaDriverGetVersion(&driver);
+  cudaRuntimeGetVersion(&runtime);
+  std::ostringstream s;
+  s.precision(1);
+  s << prop.name << " (sm_" << prop.major << prop.minor << ", " << prop.multiProcessorCount << " SMs, " << std::fixed
+    << static_cast<double>(prop.totalGlobalMem) / (1024.0 * 1024.0 * 1024.0) << " GiB), driver "
+    << version_string(driver) << ", runtime " << version_string(runtime);
+  return s.str();
+}
+
+}  // namespace sssp

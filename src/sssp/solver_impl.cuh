@@ -1,0 +1,407 @@
+// GpuSolver<Weight>::Impl: device memory (estimated before anything is
+// allocated), graph upload, and the one solve() every strategy goes through
+// (label initialisation, timing, predecessors, read-back). Included by one
+// .cu file per weight type.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "sssp/bellman_ford.cuh"
+#include "sssp/bucketing.cuh"
+#include "sssp/cuda_check.cuh"
+#include "sssp/labels.cuh"
+#include "sssp/near_far.cuh"
+#include "sssp/predecessors.cuh"
+#include "sssp/relax.cuh"
+#include "sssp/solver.hpp"
+#include "sssp/workspace.cuh"
+
+namespace sssp::detail {
+
+// Owns one cudaMalloc'd block; moves, never copies.
+class DeviceMemory {
+ public:
+  DeviceMemory() = default;
+  DeviceMemory(const DeviceMemory&) = delete;
+  DeviceMemory& operator=(const DeviceMemory&) = delete;
+  ~DeviceMemory() {
+    if (ptr_) cudaFree(ptr_);
+  }
+  void allocate(std::size_t bytes, const char* what) {
+    if (bytes == 0) bytes = 1;
+    const cudaError_t err = cudaMalloc(&ptr_, bytes);
+    if (err != cudaSuccess) {
+      ptr_ = nullptr;
+      (void)cudaGetLastError();
+      throw std::runtime_error(std::string("sssp: cudaMalloc of ") + std::to_string(bytes) + " bytes for " + what +
+                               " failed: " + cudaGetErrorString(err));
+    }
+  }
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(ptr_);
+  }
+
+ private:
+  void* ptr_ = nullptr;
+};
+
+class PinnedMemory {
+ public:
+  PinnedMemory() = default;
+  PinnedMemory(const PinnedMemory&) = delete;
+  PinnedMemory& operator=(const PinnedMemory&) = delete;
+  ~PinnedMemory() {
+    if (ptr_) cudaFreeHost(ptr_);
+  }
+  void allocate(std::size_t bytes) { SSSP_CUDA_CHECK(cudaMallocHost(&ptr_, bytes)); }
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(ptr_);
+  }
+
+ private:
+  void* ptr_ = nullptr;
+};
+
+template <class Codec>
+__global__ void init_labels(label_t* labels, std::uint32_t n, std::uint32_t source) {
+  for (std::uint64_t v = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
+       v += static_cast<std::uint64_t>(gridDim.x) * blockDim.x)
+    labels[v] = v == source ? Codec::source_label() : Codec::initial_label();
+}
+
+struct WeightSummary {
+  unsigned max_bits;  // largest weight (integer) or its bit pattern (float, non-negative)
+  unsigned flags;     // bit 0: some weight is zero; bit 1: some weight is negative, NaN or infinite
+};
+
+// Finds the largest weight and zero weights; float weights: also rejects
+// negative/NaN/infinite values and turns -0.0 into +0.0 (the packed label
+// compares bit patterns, and -0.0's pattern is huge).
+template <class Weight>
+__global__ void inspect_weights(Weight* weights, std::uint64_t m, WeightSummary* out) {
+  unsigned max_bits = 0, flags = 0;
+  for (std::uint64_t e = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < m;
+       e += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
+    Weight w = weights[e];
+    unsigned bits;
+    if constexpr (std::is_same_v<Weight, float>) {
+      if (!(w >= 0.0f) || isinf(w)) flags |= 2u;
+      if (w == 0.0f) {
+        weights[e] = 0.0f;
+        w = 0.0f;
+      }
+      bits = __float_as_uint(w);
+    } else {
+      bits = w;
+    }
+    if (bits == 0) flags |= 1u;
+    max_bits = bits > max_bits ? bits : max_bits;
+  }
+  for (int off = 16; off > 0; off >>= 1) {
+    max_bits = max(max_bits, __shfl_down_sync(0xFFFFFFFFu, max_bits, off));
+    flags |= __shfl_down_sync(0xFFFFFFFFu, flags, off);
+  }
+  if ((threadIdx.x & 31u) == 0) {
+    if (max_bits) atomicMax(&out->max_bits, max_bits);
+    if (flags) atomicOr(&out->flags, flags);
+  }
+}
+
+inline std::string format_bytes(std::uint64_t bytes) {
+  std::ostringstream s;
+  s << bytes << " bytes (" << std::fixed;
+  s.precision(2);
+  s << static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0) << " GiB)";
+  return s.str();
+}
+
+template <class Weight>
+struct SolverImpl {
+  SolverOptions options;
+  std::uint32_t n = 0;
+  std::uint64_t m = 0;
+  bool packed = true;          // integer weights: distances fit the packed label
+  bool has_zero_weights = false;
+  double upload_ms = 0;
+  std::uint32_t sm_count = 0;
+
+  DeviceMemory offsets, targets, weights, labels, stamps_a, stamps_b, pred, big0, big1, small0, small1, keys0,
+      keys1, temp, state, bucket_offsets, scratch;
+  PinnedMemory host_state;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  Workspace<Weight> ws;
+
+  SolverImpl(const graph::Csr<Weight>& g, const SolverOptions& opts) : options(opts) {
+    std::string why;
+    if (!gpu_available(&why)) throw std::runtime_error("sssp: no usable GPU: " + why);
+    int devices = 0;
+    SSSP_CUDA_CHECK(cudaGetDeviceCount(&devices));
+    if (options.device < 0 || options.device >= devices)
+      throw std::invalid_argument("sssp: CUDA device " + std::to_string(options.device) + " does not exist (" +
+                                  std::to_string(devices) + " found)");
+    SSSP_CUDA_CHECK(cudaSetDevice(options.device));
+
+    n = g.num_vertices;
+    m = g.num_arcs();
+    if (g.offsets.size() != static_cast<std::size_t>(n) + 1 || g.offsets.back() != m || g.weights.size() != m)
+      throw std::invalid_argument("sssp: malformed CSR (offsets/targets/weights sizes disagree)");
+    if (n >= (1u << 30))
+      throw std::invalid_argument("sssp: the GPU solver handles graphs below 2^30 vertices; this one has " +
+                                  std::to_string(n));
+
+    // ---- Memory estimate, before any allocation.
+    const std::uint64_t nn = std::max<std::uint64_t>(n, 1);
+    const std::uint64_t big_cap = 2 * nn + 1, small_cap = nn + 1;
+    std::size_t temp_bytes = 0;
+    for (bool ms : {false, true}) {
+      if constexpr (std::is_same_v<Weight, float>) {
+        temp_bytes = std::max(temp_bytes, bucketing_temp_bytes<PackedCodec<float>>(big_cap, options.buckets, ms));
+      } else {
+        temp_bytes = std::max(temp_bytes, bucketing_temp_bytes<PackedCodec<std::uint32_t>>(big_cap, options.buckets, ms));
+        temp_bytes = std::max(temp_bytes, bucketing_temp_bytes<WideCodec>(big_cap, options.buckets, ms));
+      }
+    }
+    const std::uint64_t graph_bytes = (static_cast<std::uint64_t>(n) + 1) * 8 + m * 4 + m * sizeof(Weight);
+    const std::uint64_t work_bytes = nn * 8                          // labels
+                                     + 2 * nn * 4                    // stamps
+                                     + (std::is_same_v<Weight, float> ? 0 : nn * 4)  // predecessors (wide)
+                                     + 2 * big_cap * 4 + 2 * small_cap * 4 + 2 * big_cap * 4  // queues, keys
+                                     + temp_bytes + kStateBytes + (kMaxBuckets + 2) * 4 + 256;
+    const std::uint64_t needed = graph_bytes + work_bytes;
+    std::size_t free_bytes = 0, total_bytes = 0;
+    SSSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    std::uint64_t available = free_bytes;
+    if (options.memory_limit_bytes != 0) available = std::min<std::uint64_t>(available, options.memory_limit_bytes);
+    if (needed > available) {
+      std::ostringstream msg;
+      msg << "sssp: the graph (" << n << " vertices, " << m << " arcs) needs " << format_bytes(needed)
+          << " on GPU " << options.device << " (graph " << format_bytes(graph_bytes) << ", work arrays "
+          << format_bytes(work_bytes) << "), but only " << format_bytes(available)
+          << (options.memory_limit_bytes != 0 && options.memory_limit_bytes < free_bytes ? " are allowed (memory limit)"
+                                                                                         : " are free");
+      throw std::runtime_error(msg.str());
+    }
+
+    SSSP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    SSSP_CUDA_CHECK(cudaEventCreate(&start));
+    SSSP_CUDA_CHECK(cudaEventCreate(&stop));
+
+    offsets.allocate((static_cast<std::size_t>(n) + 1) * 8, "CSR offsets");
+    targets.allocate(m * 4, "CSR targets");
+    weights.allocate(m * sizeof(Weight), "CSR weights");
+    labels.allocate(nn * 8, "labels");
+    stamps_a.allocate(nn * 4, "stamps");
+    stamps_b.allocate(nn * 4, "stamps");
+    if constexpr (!std::is_same_v<Weight, float>) pred.allocate(nn * 4, "predecessors");
+    big0.allocate(big_cap * 4, "queues");
+    big1.allocate(big_cap * 4, "queues");
+    small0.allocate(small_cap * 4, "queues");
+    small1.allocate(small_cap * 4, "queues");
+    keys0.allocate(big_cap * 4, "sort keys");
+    keys1.allocate(big_cap * 4, "sort keys");
+    temp.allocate(temp_bytes, "sort temporary storage");
+    state.allocate(kStateBytes, "strategy state");
+    bucket_offsets.allocate((kMaxBuckets + 2) * 4, "bucket offsets");
+    scratch.allocate(256, "scratch");
+    host_state.allocate(kStateBytes);
+
+    // ---- Upload (timed: host-to-device transfer only).
+    SSSP_CUDA_CHECK(cudaEventRecord(start, stream));
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(offsets.as<void>(), g.offsets.data(), (static_cast<std::size_t>(n) + 1) * 8,
+                                    cudaMemcpyHostToDevice, stream));
+    if (m > 0) {
+      SSSP_CUDA_CHECK(cudaMemcpyAsync(targets.as<void>(), g.targets.data(), m * 4, cudaMemcpyHostToDevice, stream));
+      SSSP_CUDA_CHECK(
+          cudaMemcpyAsync(weights.as<void>(), g.weights.data(), m * sizeof(Weight), cudaMemcpyHostToDevice, stream));
+    }
+    SSSP_CUDA_CHECK(cudaEventRecord(stop, stream));
+    SSSP_CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    SSSP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    upload_ms = ms;
+
+    cudaDeviceProp prop{};
+    SSSP_CUDA_CHECK(cudaGetDeviceProperties(&prop, options.device));
+    sm_count = static_cast<std::uint32_t>(prop.multiProcessorCount);
+
+    // ---- Weights: range, zeros, validity.
+    auto* summary = scratch.as<WeightSummary>();
+    SSSP_CUDA_CHECK(cudaMemsetAsync(summary, 0, sizeof(WeightSummary), stream));
+    if (m > 0) {
+      inspect_weights<Weight><<<grid_for(m, 256, static_cast<int>(sm_count) * 8), 256, 0, stream>>>(
+          weights.as<Weight>(), m, summary);
+      SSSP_CHECK_LAUNCH("inspect_weights");
+    }
+    WeightSummary h{};
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(host_state.as<void>(), summary, sizeof h, cudaMemcpyDeviceToHost, stream));
+    SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+    h = *host_state.as<WeightSummary>();
+    if (h.flags & 2u) throw std::invalid_argument("sssp: the graph has a negative, NaN or infinite weight");
+    has_zero_weights = (h.flags & 1u) != 0;
+    if constexpr (std::is_same_v<Weight, float>) {
+      packed = true;
+    } else {
+      // Every label is a simple-path length <= (n - 1) * max weight (labels.cuh).
+      const std::uint64_t bound = static_cast<std::uint64_t>(n > 0 ? n - 1 : 0) * h.max_bits;
+      packed = bound < 0xFFFFFFFFull;
+    }
+
+    ws.graph = GraphView<Weight>{offsets.as<std::uint64_t>(), targets.as<std::uint32_t>(), weights.as<Weight>(), n};
+    ws.labels = labels.as<label_t>();
+    ws.num_vertices = n;
+    ws.stamps_a = stamps_a.as<std::uint32_t>();
+    ws.stamps_b = stamps_b.as<std::uint32_t>();
+    ws.big[0] = big0.as<std::uint32_t>();
+    ws.big[1] = big1.as<std::uint32_t>();
+    ws.small[0] = small0.as<std::uint32_t>();
+    ws.small[1] = small1.as<std::uint32_t>();
+    ws.keys[0] = keys0.as<std::uint32_t>();
+    ws.keys[1] = keys1.as<std::uint32_t>();
+    ws.big_capacity = big_cap;
+    ws.small_capacity = small_cap;
+    ws.temp = temp.as<void>();
+    ws.temp_bytes = temp_bytes;
+    ws.state = state.as<void>();
+    ws.state_bytes = kStateBytes;
+    ws.host_state = host_state.as<void>();
+    ws.bucket_offsets = bucket_offsets.as<std::uint32_t>();
+    ws.stream = stream;
+    int per_sm = 0;
+    SSSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, bucket_relax<std::conditional_t<std::is_same_v<Weight, float>, PackedCodec<float>, WideCodec>>,
+        kRelaxBlock, 0));
+    ws.relax_grid = static_cast<int>(sm_count) * std::max(per_sm, 1);
+    ws.stream_grid = static_cast<int>(sm_count) * 8;
+  }
+
+  ~SolverImpl() {
+    if (start) cudaEventDestroy(start);
+    if (stop) cudaEventDestroy(stop);
+    if (stream) cudaStreamDestroy(stream);
+  }
+
+  SolveResult<Weight> solve(graph::vertex_id source, Strategy strategy) {
+    if (source >= n)
+      throw std::out_of_range("sssp: source vertex " + std::to_string(source) + " is out of range (the graph has " +
+                              std::to_string(n) + " vertices, numbered from 0 here)");
+    if (!(options.delta > 0) || !std::isfinite(options.delta))
+      throw std::invalid_argument("sssp: delta must be a positive number, got " + std::to_string(options.delta));
+    if ((strategy == Strategy::BucketSort || strategy == Strategy::BucketMultisplit) &&
+        (options.buckets < 2 || options.buckets > kMaxBuckets))
+      throw std::invalid_argument("sssp: the number of buckets must be in 2.." + std::to_string(kMaxBuckets) +
+                                  ", got " + std::to_string(options.buckets));
+    SSSP_CUDA_CHECK(cudaSetDevice(options.device));
+    if constexpr (std::is_same_v<Weight, float>) {
+      return run<PackedCodec<float>>(source, strategy);
+    } else {
+      return packed ? run<PackedCodec<std::uint32_t>>(source, strategy) : run<WideCodec>(source, strategy);
+    }
+  }
+
+  template <class Codec>
+  typename Codec::Delta codec_delta() const {
+    if constexpr (std::is_same_v<typename Codec::Delta, float>) {
+      const float d = static_cast<float>(options.delta);
+      return d > 0 ? d : std::numeric_limits<float>::denorm_min();
+    } else {
+      // Integer distances: whole-number buckets, at least 1 (and small enough
+      // that thresholds never overflow).
+      const double d = std::floor(options.delta);
+      if (d < 1) return 1;
+      return d > 4.6e18 ? static_cast<std::uint64_t>(4.6e18) : static_cast<std::uint64_t>(d);
+    }
+  }
+
+  template <class Codec>
+  SolveResult<Weight> run(std::uint32_t source, Strategy strategy) {
+    ws.track_pred = options.predecessors;
+    const auto delta = codec_delta<Codec>();
+    SSSP_CUDA_CHECK(cudaEventRecord(start, stream));
+    init_labels<Codec><<<grid_for(n, 256, ws.stream_grid), 256, 0, stream>>>(ws.labels, n, source);
+    SSSP_CHECK_LAUNCH("init_labels");
+    SSSP_CUDA_CHECK(cudaMemsetAsync(ws.stamps_a, 0, static_cast<std::size_t>(n) * 4, stream));
+    SSSP_CUDA_CHECK(cudaMemsetAsync(ws.stamps_b, 0, static_cast<std::size_t>(n) * 4, stream));
+    StrategyStats stats;
+    switch (strategy) {
+      case Strategy::BellmanFord: stats = run_bellman_ford<Codec>(ws, source); break;
+      case Strategy::NearFar: stats = run_near_far<Codec>(ws, source, delta); break;
+      case Strategy::BucketSort: stats = run_bucketing<Codec>(ws, source, delta, options.buckets, false); break;
+      case Strategy::BucketMultisplit: stats = run_bucketing<Codec>(ws, source, delta, options.buckets, true); break;
+    }
+    if constexpr (!Codec::kPackedPredecessors) {
+      if (options.predecessors) {
+        SSSP_CUDA_CHECK(cudaMemsetAsync(pred.as<void>(), 0xFF, static_cast<std::size_t>(n) * 4, stream));
+        derive_predecessors(ws.graph, ws.labels, pred.as<std::uint32_t>(), source, has_zero_weights,
+                            scratch.as<std::uint32_t>(), host_state.as<std::uint32_t>(), ws.stream_grid, stream);
+      }
+    }
+    SSSP_CUDA_CHECK(cudaEventRecord(stop, stream));
+    SSSP_CUDA_CHECK(cudaEventSynchronize(stop));
+    float elapsed_ms = 0;
+    SSSP_CUDA_CHECK(cudaEventElapsedTime(&elapsed_ms, start, stop));
+
+    SolveResult<Weight> result;
+    result.solve_ms = elapsed_ms;
+    result.relaxations = stats.relaxations;
+    result.iterations = stats.iterations;
+    result.buckets_processed = stats.buckets_processed;
+    result.delta = static_cast<double>(delta);
+
+    std::vector<label_t> host_labels(n);
+    SSSP_CUDA_CHECK(cudaMemcpy(host_labels.data(), ws.labels, static_cast<std::size_t>(n) * 8, cudaMemcpyDeviceToHost));
+    result.distances.resize(n);
+    for (std::uint32_t v = 0; v < n; ++v) result.distances[v] = Codec::host_distance(host_labels[v]);
+    if (options.predecessors) {
+      if constexpr (Codec::kPackedPredecessors) {
+        result.predecessors.resize(n);
+        for (std::uint32_t v = 0; v < n; ++v) result.predecessors[v] = Codec::host_pred(host_labels[v]);
+      } else {
+        result.predecessors.resize(n);
+        SSSP_CUDA_CHECK(cudaMemcpy(result.predecessors.data(), pred.as<void>(), static_cast<std::size_t>(n) * 4,
+                                   cudaMemcpyDeviceToHost));
+      }
+      result.predecessors[source] = graph::kNoVertex;
+    }
+    return result;
+  }
+};
+
+}  // namespace sssp::detail
+
+namespace sssp {
+
+template <class Weight>
+struct GpuSolver<Weight>::Impl : detail::SolverImpl<Weight> {
+  using detail::SolverImpl<Weight>::SolverImpl;
+};
+
+template <class Weight>
+GpuSolver<Weight>::GpuSolver(const graph::Csr<Weight>& graph, const SolverOptions& options)
+    : impl_(std::make_unique<Impl>(graph, options)) {}
+
+template <class Weight>
+GpuSolver<Weight>::~GpuSolver() = default;
+
+template <class Weight>
+double GpuSolver<Weight>::upload_ms() const {
+  return impl_->upload_ms;
+}
+
+template <class Weight>
+SolveResult<Weight> GpuSolver<Weight>::solve(graph::vertex_id source, Strategy strategy) {
+  return impl_->solve(source, strategy);
+}
+
+}  // namespace sssp

@@ -1,0 +1,32 @@
+// Strategy names: the one mapping between sssp::Strategy and the strings
+// users type (--strategy) and reports print.
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sssp/solver.hpp"
+
+namespace sssp {
+
+const char* to_string(Strategy s) {
+  switch (s) {
+    case Strategy::NearFar: return "near-far";
+    case Strategy::BucketSort: return "bucket-sort";
+    case Strategy::BucketMultisplit: return "bucket-multisplit";
+    case Strategy::BellmanFord: return "bellman-ford";
+  }
+  return "unknown";
+}
+
+std::vector<Strategy> all_strategies() {
+  return {Strategy::NearFar, Strategy::BucketSort, Strategy::BucketMultisplit, Strategy::BellmanFord};
+}
+
+Strategy parse_strategy(const std::string& name) {
+  for (Strategy s : all_strategies())
+    if (name == to_string(s)) return s;
+  throw std::invalid_argument("unknown strategy '" + name +
+                              "' (expected near-far, bucket-sort, bucket-multisplit or bellman-ford)");
+}
+
+}  // namespace sssp

@@ -1,0 +1,57 @@
+// What a strategy gets to work with: the device graph, the labels, scratch
+// queues sized once per solver, a stream, and where to put its statistics.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "sssp/labels.cuh"
+#include "sssp/relax.cuh"
+
+namespace sssp::detail {
+
+struct StrategyStats {
+  std::uint64_t relaxations = 0;
+  std::uint64_t iterations = 0;
+  std::uint64_t buckets_processed = 0;
+};
+
+template <class Weight>
+struct Workspace {
+  GraphView<Weight> graph;
+  label_t* labels = nullptr;
+  std::uint32_t num_vertices = 0;
+
+  // Per-vertex stamps for queue de-duplication; zeroed before each solve,
+  // stamp values start at 1.
+  std::uint32_t* stamps_a = nullptr;
+  std::uint32_t* stamps_b = nullptr;
+
+  // Queues: big[0..1] hold 2n + 1 items, small[0..1] hold n + 1 items,
+  // keys[0..1] hold 2n + 1 sort keys.
+  std::uint32_t* big[2] = {nullptr, nullptr};
+  std::uint32_t* small[2] = {nullptr, nullptr};
+  std::uint32_t* keys[2] = {nullptr, nullptr};
+  std::uint64_t big_capacity = 0;
+  std::uint64_t small_capacity = 0;
+
+  void* temp = nullptr;  // CUB / multisplit temporary storage
+  std::size_t temp_bytes = 0;
+
+  void* state = nullptr;  // device scratch for a strategy's control block
+  std::size_t state_bytes = 0;
+  void* host_state = nullptr;  // pinned mirror of it
+  std::uint32_t* bucket_offsets = nullptr;  // device, kMaxBuckets + 2 entries
+
+  cudaStream_t stream = nullptr;
+  int relax_grid = 0;   // blocks for device-driven relax launches (fills the GPU)
+  int stream_grid = 0;  // blocks for simple grid-stride kernels
+  bool track_pred = false;
+};
+
+constexpr std::uint32_t kMaxBuckets = 4096;
+constexpr std::size_t kStateBytes = 4096;
+
+}  // namespace sssp::detail

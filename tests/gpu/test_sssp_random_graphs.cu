@@ -1,0 +1,377 @@
+// Every GPU strategy against the CPU Dijkstra on many small generated graphs:
+// R-MAT (hubs: exercises the block and warp stages of the relax), grids and
+// chains (many dependent rounds), uniform random, zero-weight arcs and
+// zero-weight cycles, disconnected parts, float and integer weights, 64-bit
+// distances, one vertex, no edges, a source with no out-arcs. Predecessor
+// trees are checked to be shortest-path trees.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gpu_test_support.cuh"
+#include "graph/build_csr.hpp"
+#include "graph/generators.hpp"
+#include "graph/reference.hpp"
+#include "sssp/solver.hpp"
+
+namespace {
+
+using graph::Csr;
+using graph::vertex_id;
+
+template <class Weight>
+Csr<Weight> from_arcs(vertex_id n, const std::vector<std::tuple<vertex_id, vertex_id, Weight>>& arcs,
+                      bool symmetrize = false) {
+  graph::Coo<Weight> coo;
+  coo.num_vertices = n;
+  for (const auto& [u, v, w] : arcs) coo.add(u, v, w);
+  graph::BuildOptions opts;
+  opts.symmetrize = symmetrize;
+  return graph::build_csr(std::move(coo), opts);
+}
+
+graph::IntCsr generated(const std::string& spec, const std::string& weights, std::uint64_t seed) {
+  return graph::generate(graph::GeneratorSpec::parse(spec), graph::WeightRule::parse(weights, seed), seed);
+}
+
+// Float copy of an integer graph: w / 7 (inexact in binary, so rounding
+// differences between paths would show up).
+graph::FloatCsr to_float(const graph::IntCsr& g) {
+  graph::FloatCsr f;
+  f.num_vertices = g.num_vertices;
+  f.offsets = g.offsets;
+  f.targets = g.targets;
+  f.weights.resize(g.weights.size());
+  for (std::size_t e = 0; e < g.weights.size(); ++e) f.weights[e] = static_cast<float>(g.weights[e]) / 7.0f;
+  return f;
+}
+
+template <class Weight>
+bool arc_weight(const Csr<Weight>& g, vertex_id u, vertex_id v, Weight* w) {
+  const auto first = g.targets.begin() + static_cast<std::ptrdiff_t>(g.offsets[u]);
+  const auto last = g.targets.begin() + static_cast<std::ptrdiff_t>(g.offsets[u + 1]);
+  const auto it = std::lower_bound(first, last, v);
+  if (it == last || *it != v) return false;
+  *w = g.weights[static_cast<std::size_t>(it - g.targets.begin())];
+  return true;
+}
+
+template <class Weight>
+void expect_distances(const std::vector<graph::distance_t<Weight>>& want,
+                      const std::vector<graph::distance_t<Weight>>& got, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  int shown = 0;
+  std::size_t bad = 0;
+  for (std::size_t v = 0; v < want.size(); ++v) {
+    bool ok;
+    if constexpr (std::is_same_v<Weight, float>) {
+      ok = (std::isinf(want[v]) && std::isinf(got[v])) ||
+           std::fabs(static_cast<double>(want[v]) - got[v]) <= 1e-6 * std::max(1.0, static_cast<double>(want[v]));
+    } else {
+      ok = want[v] == got[v];
+    }
+    if (!ok) {
+      ++bad;
+      if (shown++ < 5) ADD_FAILURE() << what << ": vertex " << v << " expected " << want[v] << " got " << got[v];
+    }
+  }
+  EXPECT_EQ(bad, 0u) << what << ": " << bad << " wrong distances";
+}
+
+// A valid shortest-path tree: every reached vertex but the source has an arc
+// from its predecessor that is tight, and following predecessors reaches the
+// source without a cycle.
+template <class Weight>
+void expect_tree(const Csr<Weight>& g, vertex_id source, const std::vector<graph::distance_t<Weight>>& dist,
+                 const std::vector<vertex_id>& pred, const std::string& what) {
+  ASSERT_EQ(pred.size(), dist.size()) << what;
+  EXPECT_EQ(pred[source], graph::kNoVertex) << what;
+  const auto inf = graph::infinite_distance<Weight>();
+  std::size_t bad = 0;
+  for (vertex_id v = 0; v < g.num_vertices; ++v) {
+    if (v == source) continue;
+    if (dist[v] == inf) {
+      if (pred[v] != graph::kNoVertex && bad++ < 5) ADD_FAILURE() << what << ": unreachable " << v << " has a predecessor";
+      continue;
+    }
+    const vertex_id p = pred[v];
+    Weight w{};
+    if (p == graph::kNoVertex || p >= g.num_vertices || !arc_weight(g, p, v, &w)) {
+      if (bad++ < 5) ADD_FAILURE() << what << ": vertex " << v << " has no valid predecessor arc (pred " << p << ")";
+      continue;
+    }
+    bool tight;
+    if constexpr (std::is_same_v<Weight, float>) {
+      const double sum = static_cast<double>(dist[p]) + w;
+      tight = std::fabs(sum - dist[v]) <= 1e-5 * std::max(1.0, static_cast<double>(dist[v]));
+    } else {
+      tight = dist[p] + w == dist[v];
+    }
+    if (!tight && bad++ < 5)
+      ADD_FAILURE() << what << ": arc " << p << "->" << v << " (w " << w << ") is not tight: " << dist[p] << " + " << w
+                    << " vs " << dist[v];
+  }
+  // No cycles: walk each chain, colouring vertices whose chain is known good.
+  std::vector<std::uint8_t> state(g.num_vertices, 0);  // 0 unknown, 1 on current walk, 2 reaches source
+  state[source] = 2;
+  std::vector<vertex_id> walk;
+  for (vertex_id v = 0; v < g.num_vertices; ++v) {
+    if (dist[v] == inf || state[v] == 2) continue;
+    walk.clear();
+    vertex_id x = v;
+    bool cycle = false;
+    while (state[x] != 2) {
+      if (state[x] == 1 || pred[x] == graph::kNoVertex || pred[x] >= g.num_vertices) {
+        cycle = true;
+        break;
+      }
+      state[x] = 1;
+      walk.push_back(x);
+      x = pred[x];
+    }
+    for (vertex_id y : walk) state[y] = 2;
+    if (cycle && bad++ < 5) ADD_FAILURE() << what << ": the predecessor chain from " << v << " does not reach the source";
+  }
+  EXPECT_EQ(bad, 0u) << what;
+}
+
+struct Case {
+  double delta = 0;  // 0: graph::auto_delta
+  std::uint32_t buckets = 10;
+};
+
+// Runs every strategy with and without predecessors from each source.
+template <class Weight>
+void check_all(const Csr<Weight>& g, const std::vector<vertex_id>& sources, const std::string& name,
+               Case c = Case{}) {
+  for (const bool with_pred : {false, true}) {
+    sssp::SolverOptions opts;
+    opts.delta = c.delta > 0 ? c.delta : graph::auto_delta(g);
+    opts.buckets = c.buckets;
+    opts.predecessors = with_pred;
+    sssp::GpuSolver<Weight> solver(g, opts);
+    for (const vertex_id s : sources) {
+      const auto want = graph::dijkstra(g, s);
+      for (const sssp::Strategy strategy : sssp::all_strategies()) {
+        const std::string what = name + " source " + std::to_string(s) + " " + sssp::to_string(strategy) +
+                                 (with_pred ? " +pred" : "") + " delta " + std::to_string(opts.delta) + " B " +
+                                 std::to_string(c.buckets);
+        const auto got = solver.solve(s, strategy);
+        expect_distances<Weight>(want, got.distances, what);
+        if (with_pred) {
+          expect_tree(g, s, got.distances, got.predecessors, what);
+        } else {
+          EXPECT_TRUE(got.predecessors.empty()) << what;
+        }
+        EXPECT_GT(got.solve_ms, 0.0) << what;
+        EXPECT_GT(got.delta, 0.0) << what;
+        if (g.num_arcs() > 0 && g.out_degree(s) > 0) {
+          EXPECT_GT(got.iterations, 0u) << what;
+          EXPECT_GE(got.relaxations, g.out_degree(s)) << what;
+        }
+      }
+    }
+  }
+}
+
+TEST(SsspRandomGraphs, Rmat) {
+  SKIP_IF_NO_GPU();
+  const auto g = generated("rmat:11:8", "random:1:1000", 3);
+  check_all(g, {0, 5, g.num_vertices - 1}, "rmat:11:8");
+}
+
+TEST(SsspRandomGraphs, RmatLargerWithHubs) {
+  SKIP_IF_NO_GPU();
+  // Hubs with thousands of arcs: the block (CTA) stage of the relax.
+  const auto g = generated("rmat:14:16", "random:1:1000", 7);
+  check_all(g, {1}, "rmat:14:16");
+}
+
+TEST(SsspRandomGraphs, GridManyRounds) {
+  SKIP_IF_NO_GPU();
+  const auto g = generated("grid:40:60", "random:1:1000", 11);
+  check_all(g, {0, 1234}, "grid:40:60");
+}
+
+TEST(SsspRandomGraphs, Uniform) {
+  SKIP_IF_NO_GPU();
+  const auto g = generated("urand:3000:6", "random:1:1000", 5);
+  check_all(g, {0, 2999}, "urand:3000:6");
+}
+
+TEST(SsspRandomGraphs, ZeroWeightsAndZeroCycles) {
+  SKIP_IF_NO_GPU();
+  // Weights 0..3 on an undirected graph: many zero-weight cycles, many ties.
+  const auto g = generated("rmat:10:8", "random:0:3", 9);
+  check_all(g, {0, 17}, "rmat:10:8 w0..3");
+  const auto grid = generated("grid:30:30", "random:0:1", 2);
+  check_all(grid, {0}, "grid:30:30 w0..1");
+  check_all(to_float(grid), {0}, "float grid:30:30 w0..1/7");
+}
+
+TEST(SsspRandomGraphs, FloatWeights) {
+  SKIP_IF_NO_GPU();
+  check_all(to_float(generated("rmat:11:8", "random:1:1000", 4)), {0, 9}, "float rmat:11:8");
+  check_all(to_float(generated("grid:25:40", "random:1:1000", 4)), {3}, "float grid:25:40");
+  check_all(to_float(generated("urand:2000:5", "random:1:100", 4)), {0}, "float urand:2000:5");
+}
+
+TEST(SsspRandomGraphs, DisconnectedParts) {
+  SKIP_IF_NO_GPU();
+  // Two grids side by side with no arc between them, plus isolated vertices.
+  const auto a = generated("grid:10:10", "random:1:50", 1);
+  std::vector<std::tuple<vertex_id, vertex_id, std::uint32_t>> arcs;
+  for (vertex_id u = 0; u < a.num_vertices; ++u)
+    for (auto e = a.offsets[u]; e < a.offsets[u + 1]; ++e) {
+      arcs.emplace_back(u, a.targets[e], a.weights[e]);
+      arcs.emplace_back(u + 100, a.targets[e] + 100, a.weights[e] + 1);
+    }
+  const auto g = from_arcs<std::uint32_t>(250, arcs);
+  check_all(g, {0, 150, 240}, "two grids + isolated");
+}
+
+TEST(SsspRandomGraphs, TinyAndEdgeless) {
+  SKIP_IF_NO_GPU();
+  check_all(from_arcs<std::uint32_t>(1, {}), {0}, "one vertex");
+  check_all(from_arcs<float>(1, {}), {0}, "one vertex float");
+  check_all(from_arcs<std::uint32_t>(10, {}), {0, 9}, "ten vertices, no arcs");
+  check_all(from_arcs<std::uint32_t>(2, {{0, 1, 5}}), {0, 1}, "one arc");
+  check_all(from_arcs<std::uint32_t>(3, {{0, 1, 0}, {1, 2, 0}, {2, 0, 0}}), {0, 2}, "zero cycle");
+}
+
+TEST(SsspRandomGraphs, SourceWithoutOutArcs) {
+  SKIP_IF_NO_GPU();
+  // Directed: arcs only into vertex 0 and among the others.
+  check_all(from_arcs<std::uint32_t>(5, {{1, 0, 3}, {2, 0, 1}, {1, 2, 4}, {3, 4, 2}}), {0, 1}, "sink source");
+}
+
+TEST(SsspRandomGraphs, StarHub) {
+  SKIP_IF_NO_GPU();
+  // One vertex with 5000 arcs, then a second level: block stage, then warp/scan stages.
+  std::vector<std::tuple<vertex_id, vertex_id, std::uint32_t>> arcs;
+  std::mt19937 rng(42);
+  for (vertex_id v = 1; v <= 5000; ++v) arcs.emplace_back(0, v, rng() % 1000 + 1);
+  for (vertex_id v = 1; v <= 5000; ++v) arcs.emplace_back(v, 5001 + (v % 97), rng() % 1000);
+  for (vertex_id v = 0; v < 97; ++v)
+    for (vertex_id k = 0; k < 40; ++k) arcs.emplace_back(5001 + v, 1 + (v * 40 + k) % 5000, rng() % 10);
+  check_all(from_arcs<std::uint32_t>(5098, arcs), {0, 5001}, "star");
+}
+
+TEST(SsspRandomGraphs, ChainManyDependentRounds) {
+  SKIP_IF_NO_GPU();
+  std::vector<std::tuple<vertex_id, vertex_id, std::uint32_t>> arcs;
+  for (vertex_id v = 0; v + 1 < 3000; ++v) arcs.emplace_back(v, v + 1, 1 + v % 5);
+  // Shortcuts that look good but are not.
+  for (vertex_id v = 0; v + 100 < 3000; v += 37) arcs.emplace_back(v, v + 100, 400);
+  check_all(from_arcs<std::uint32_t>(3000, arcs), {0}, "chain");
+}
+
+TEST(SsspRandomGraphs, WideDistances) {
+  SKIP_IF_NO_GPU();
+  // (n - 1) * max weight >= 2^32: 64-bit labels, predecessors from the second
+  // pass, including zero-weight arcs (its zero-arc rounds).
+  std::mt19937 rng(5);
+  std::vector<std::tuple<vertex_id, vertex_id, std::uint32_t>> arcs;
+  for (vertex_id v = 0; v + 1 < 400; ++v) arcs.emplace_back(v, v + 1, 0xF0000000u + rng() % 1000);
+  for (int k = 0; k < 1500; ++k) {
+    const vertex_id u = rng() % 400, v = rng() % 400;
+    if (u != v) arcs.emplace_back(u, v, rng() % 3 == 0 ? 0u : 0x7FFFFFFFu + rng() % 0x7FFFFFFFu);
+  }
+  const auto g = from_arcs<std::uint32_t>(400, arcs, true);
+  check_all(g, {0, 200}, "wide");
+  check_all(g, {0}, "wide small delta", Case{1e6, 4});
+}
+
+TEST(SsspRandomGraphs, DeltaAndBucketExtremes) {
+  SKIP_IF_NO_GPU();
+  const auto g = generated("urand:1500:8", "random:1:1000", 8);
+  check_all(g, {0}, "delta 1", Case{1, 10});          // every distance its own bucket
+  check_all(g, {0}, "delta huge", Case{1e12, 10});    // one bucket: Bellman-Ford
+  check_all(g, {0}, "2 buckets", Case{50, 2});
+  check_all(g, {0}, "3 buckets", Case{50, 3});
+  check_all(g, {0}, "300 buckets", Case{5, 300});
+  const auto f = to_float(g);
+  check_all(f, {0}, "float delta tiny", Case{1e-3, 10});
+  check_all(f, {0}, "float delta huge", Case{1e30, 7});
+}
+
+TEST(SsspSolver, RepeatedSolvesAgree) {
+  SKIP_IF_NO_GPU();
+  const auto g = generated("rmat:12:8", "random:1:1000", 21);
+  sssp::SolverOptions opts;
+  opts.delta = graph::auto_delta(g);
+  sssp::GpuSolver<std::uint32_t> solver(g, opts);
+  const auto want = graph::dijkstra(g, 3u);
+  for (int rep = 0; rep < 3; ++rep)
+    for (const auto s : sssp::all_strategies()) {
+      const auto a = solver.solve(3, s);
+      const auto b = solver.solve(0, s);  // a different source in between
+      expect_distances<std::uint32_t>(want, a.distances, std::string("repeat ") + sssp::to_string(s));
+      EXPECT_EQ(b.distances[0], 0u);
+    }
+}
+
+TEST(SsspSolver, RejectsBadArguments) {
+  SKIP_IF_NO_GPU();
+  const auto g = generated("grid:4:4", "random:1:10", 1);
+  sssp::SolverOptions opts;
+  opts.delta = 10;
+  sssp::GpuSolver<std::uint32_t> solver(g, opts);
+  EXPECT_THROW(solver.solve(16, sssp::Strategy::NearFar), std::out_of_range);
+  opts.buckets = 1;
+  sssp::GpuSolver<std::uint32_t> one_bucket(g, opts);
+  EXPECT_THROW(one_bucket.solve(0, sssp::Strategy::BucketSort), std::invalid_argument);
+  EXPECT_NO_THROW(one_bucket.solve(0, sssp::Strategy::NearFar));
+  opts.buckets = 10;
+  opts.delta = 0;
+  sssp::GpuSolver<std::uint32_t> no_delta(g, opts);
+  EXPECT_THROW(no_delta.solve(0, sssp::Strategy::NearFar), std::invalid_argument);
+}
+
+TEST(SsspSolver, MemoryLimitGivesClearMessage) {
+  SKIP_IF_NO_GPU();
+  const auto g = generated("grid:100:100", "random:1:10", 1);
+  sssp::SolverOptions opts;
+  opts.delta = 10;
+  opts.memory_limit_bytes = 100000;
+  try {
+    sssp::GpuSolver<std::uint32_t> solver(g, opts);
+    FAIL() << "expected the memory estimate to refuse";
+  } catch (const std::runtime_error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("needs"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("100000 bytes"), std::string::npos) << msg;
+  }
+  opts.memory_limit_bytes = 0;
+  EXPECT_NO_THROW(sssp::GpuSolver<std::uint32_t>(g, opts));
+}
+
+TEST(SsspSolver, RejectsBadFloatWeights) {
+  SKIP_IF_NO_GPU();
+  sssp::SolverOptions opts;
+  opts.delta = 1;
+  auto g = from_arcs<float>(3, {{0, 1, 1.0f}, {1, 2, 2.0f}});
+  g.weights[1] = -1.0f;
+  EXPECT_THROW(sssp::GpuSolver<float>(g, opts), std::invalid_argument);
+  // -0.0 is a valid zero weight.
+  g.weights[1] = -0.0f;
+  sssp::GpuSolver<float> solver(g, opts);
+  EXPECT_EQ(solver.solve(0, sssp::Strategy::NearFar).distances[2], 1.0f);
+}
+
+TEST(SsspSolver, DescribesTheGpu) {
+  SKIP_IF_NO_GPU();
+  std::string why;
+  EXPECT_TRUE(sssp::gpu_available(&why)) << why;
+  const std::string d = sssp::gpu_description(0);
+  EXPECT_NE(d.find("driver"), std::string::npos) << d;
+  EXPECT_NE(d.find("sm_"), std::string::npos) << d;
+}
+
+}  // namespace
