@@ -101,8 +101,7 @@ po::options_description make_description() {
        "get random:1:1000)")
       ("seed", po::value<std::string>()->value_name("S"), "seed of weights, generators and random sources (default 1)")
       ("cache", po::value<std::string>()->implicit_value("")->value_name("PATH"),
-       "read/write a binary cache of the loaded graph (default beside the input: <input>.bin.cache); "
-       "give a path as --cache=PATH")
+       "read/write a binary cache of the loaded graph (default PATH: beside the input, <input>.bin.cache)")
       ("source,s", po::value<std::vector<std::string>>()->composing()->value_name("ID[,ID...]"),
        "source vertices, ids as in the file (1-based for .mtx/.gr, 0-based for .el and generated graphs); "
        "default: the first id")
@@ -117,7 +116,7 @@ po::options_description make_description() {
        "bucket width; auto = 32 x mean weight / mean out-degree (default auto)")
       ("delta-sweep", po::value<std::string>()->implicit_value("")->value_name("LIST"),
        "run the delta-dependent strategies for several deltas and print time and work per delta; "
-       "LIST (as --delta-sweep=LIST) holds values (250) or multiples of the auto delta (0.5x); "
+       "LIST holds values (250) or multiples of the auto delta (0.5x); "
        "default 0.125x,0.25x,0.5x,1x,2x,4x,8x")
       ("buckets", po::value<std::string>()->value_name("B"), "bucketing strategies: number of buckets (default 10)")
       ("threads", po::value<std::string>()->value_name("T"), "CPU threads for loading and delta-stepping (default 0: all)")

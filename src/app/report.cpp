@@ -172,8 +172,7 @@ std::string format_graph_header(const GraphInfo& g) {
   out << "dropped       " << g.self_loops_dropped << " self-loops, " << g.duplicates_dropped
       << " duplicate arcs (of " << g.input_entries << " entries)\n";
   if (g.generated) {
-    out << "generate      " << format_fixed(g.total_ms, 1) << " ms (build " << format_fixed(g.build_ms, 1)
-        << " ms)\n";
+    out << "generate      " << format_fixed(g.total_ms, 1) << " ms\n";
   } else {
     out << "load          " << format_fixed(g.total_ms, 1) << " ms (parse " << format_fixed(g.parse_ms, 1)
         << " ms, build " << format_fixed(g.build_ms, 1) << " ms), "

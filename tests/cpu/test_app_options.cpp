@@ -101,10 +101,15 @@ TEST(AppOptions, ParsesEveryOption) {
   EXPECT_EQ(o.command_line.back(), "-q");
 }
 
-TEST(AppOptions, CacheWithoutPathUsesTheDefaultPlace) {
-  const AppOptions o = parse({"--graph", "g.gr", "--cache"});
+TEST(AppOptions, CachePathIsOptional) {
+  AppOptions o = parse({"--graph", "g.gr", "--cache", "--validate"});
   EXPECT_TRUE(o.use_cache);
-  EXPECT_TRUE(o.cache_path.empty());
+  EXPECT_TRUE(o.cache_path.empty());  // beside the input
+  EXPECT_TRUE(o.validate);
+  o = parse({"--graph", "g.gr", "--cache", "g.bin"});
+  EXPECT_EQ(o.cache_path, "g.bin");
+  o = parse({"--graph", "g.gr", "--cache=g.bin"});
+  EXPECT_EQ(o.cache_path, "g.bin");
 }
 
 TEST(AppOptions, HelpListsEveryOptionAndExamples) {

@@ -1,0 +1,371 @@
+// The sssp command end to end on the CPU path, in-process through
+// app::run_sssp: exit codes 0/1/2, distance files equal to Dijkstra, no files
+// after a failing run, JSON contents, id bases of each format; plus the built
+// binary run once as a subprocess.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/app.hpp"
+#include "app/options.hpp"
+#include "graph/distance_io.hpp"
+#include "graph/generators.hpp"
+#include "graph/reference.hpp"
+#include "sssp/solver.hpp"
+#include "test_support.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+Result run(const std::vector<std::string>& args) {
+  std::vector<const char*> argv{"sssp"};
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  Result r;
+  r.code = app::run_sssp(static_cast<int>(argv.size()), argv.data(), out, err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+bool contains(const std::string& text, const std::string& piece) { return text.find(piece) != std::string::npos; }
+
+// An error is one line "sssp: ..." on stderr.
+void expect_one_error_line(const Result& r) {
+  EXPECT_EQ(r.err.rfind("sssp: ", 0), 0u) << r.err;
+  ASSERT_FALSE(r.err.empty());
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+}
+
+nlohmann::json read_json(const fs::path& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+void write_text(const fs::path& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+}
+
+// Distances as a .dist file holds them: -1 for unreachable.
+template <class Dist>
+std::vector<double> as_file_values(const std::vector<Dist>& dist, Dist infinity) {
+  std::vector<double> values;
+  for (const Dist d : dist) values.push_back(d == infinity ? -1.0 : static_cast<double>(d));
+  return values;
+}
+
+class AppEndToEnd : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = test_support::scratch_dir(::testing::UnitTest::GetInstance()->current_test_info()->name());
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  fs::path dir_;
+};
+
+// 1 -> 2 (7), 2 -> 3 (1), 1 -> 3 (10), 3 -> 4 (2), 5 -> 1 (1): vertex 5 is
+// unreachable from 1.
+const char* kSmallMtx =
+    "%%MatrixMarket matrix coordinate integer general\n"
+    "% a comment\n"
+    "5 5 5\n"
+    "1 2 7\n"
+    "2 3 1\n"
+    "1 3 10\n"
+    "3 4 2\n"
+    "5 1 1\n";
+
+}  // namespace
+
+TEST_F(AppEndToEnd, GeneratedGraphOutputEqualsDijkstra) {
+  const std::string dist_file = path("grid.dist");
+  const Result r = run({"--generate", "grid:12:9", "--weights", "random:1:50", "--seed", "3", "--device", "cpu",
+                        "--validate", "--output", dist_file});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_TRUE(contains(r.out, "graph         grid:12:9")) << r.out;
+  EXPECT_TRUE(contains(r.out, "vertices      108")) << r.out;
+  EXPECT_TRUE(contains(r.out, "random:1:50 seed=3")) << r.out;
+  EXPECT_TRUE(contains(r.out, "validation    passed")) << r.out;
+  EXPECT_TRUE(contains(r.out, "delta-stepping")) << r.out;
+
+  graph::GeneratorSpec spec = graph::GeneratorSpec::parse("grid:12:9");
+  const graph::IntCsr g = graph::generate(spec, graph::WeightRule::parse("random:1:50", 3), 3);
+  const auto expected = graph::dijkstra(g, 0);
+  EXPECT_EQ(graph::read_distances(dist_file, 0), as_file_values(expected, graph::infinite_distance<std::uint32_t>()));
+}
+
+TEST_F(AppEndToEnd, MatrixMarketIdsAreOneBasedAndPathsPrint) {
+  const std::string mtx = path("small.mtx");
+  write_text(mtx, kSmallMtx);
+  const std::string dist_file = path("small.dist");
+  Result r = run({"--graph", mtx, "--source", "1", "--device", "cpu", "--strategy", "dijkstra", "--predecessors",
+                  "--path-to", "4", "--validate", "--output", dist_file});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "distance 1 -> 4: 10\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "path (3 arcs): 1 -> 2 -> 3 -> 4\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "predecessor trees valid")) << r.out;
+  EXPECT_EQ(graph::read_distances(dist_file, 1), (std::vector<double>{0, 7, 8, 10, -1}));
+
+  // From vertex 5 every vertex is reachable; delta-stepping gives no tree, so
+  // the path comes from Dijkstra's, and says so.
+  r = run({"--graph", mtx, "--source", "5", "--device", "cpu", "--predecessors", "--path-to", "4", "--validate",
+           "--output", dist_file});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "distance 5 -> 4: 11\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "path (4 arcs): 5 -> 1 -> 2 -> 3 -> 4\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "CPU Dijkstra tree")) << r.out;
+  EXPECT_EQ(graph::read_distances(dist_file, 1), (std::vector<double>{1, 8, 9, 11, 0}));
+
+  // Unreachable target; and without --predecessors only the distance.
+  r = run({"--graph", mtx, "--device", "cpu", "--path-to", "5"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "distance 1 -> 5: unreachable\n")) << r.out;
+  r = run({"--graph", mtx, "--device", "cpu", "--path-to", "3"});
+  EXPECT_TRUE(contains(r.out, "distance 1 -> 3: 8\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "add --predecessors")) << r.out;
+}
+
+TEST_F(AppEndToEnd, EdgeListIdsAreZeroBased) {
+  const std::string el = path("g.el");
+  write_text(el, "# u v\n0 1\n1 2\n3 2\n");
+  const std::string dist_file = path("g.dist");
+  Result r = run({"--graph", el, "--weights", "unit", "--device", "cpu", "--validate", "--output", dist_file});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "ids 0-based")) << r.out;
+  EXPECT_EQ(graph::read_distances(dist_file, 0), (std::vector<double>{0, 1, 2, -1}));
+  r = run({"--graph", el, "--weights", "unit", "--device", "cpu", "--undirected", "--source", "3", "--output",
+           dist_file});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(graph::read_distances(dist_file, 0), (std::vector<double>{3, 2, 1, 0}));
+  r = run({"--graph", el, "--device", "cpu", "--source", "4"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "0 to 3")) << r.err;
+}
+
+TEST_F(AppEndToEnd, FloatWeightsStayFloat) {
+  const std::string mtx = path("real.mtx");
+  write_text(mtx,
+             "%%MatrixMarket matrix coordinate real general\n"
+             "3 3 3\n"
+             "1 2 0.5\n"
+             "2 3 0.25\n"
+             "1 3 1.5\n");
+  const std::string dist_file = path("real.dist");
+  const std::string json_file = path("real.json");
+  const Result r = run({"--graph", mtx, "--device", "cpu", "--strategy", "all", "--validate", "--output", dist_file,
+                        "--json", json_file});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "weights       float")) << r.out;
+  EXPECT_TRUE(contains(r.out, "relative 1e-6")) << r.out;
+  EXPECT_EQ(graph::read_distances(dist_file, 1), (std::vector<double>{0, 0.5, 0.75}));
+  EXPECT_EQ(read_json(json_file).at("graph").at("weight_type"), "float");
+}
+
+TEST_F(AppEndToEnd, StrategyAllOnCpuComparesDijkstraWithDeltaStepping) {
+  const std::string json_file = path("all.json");
+  const Result r = run({"--generate", "rmat:8:8", "--device", "cpu", "--strategy", "all", "--runs", "2",
+                        "--source", "0,1", "--validate", "--json", json_file});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "comparison")) << r.out;
+  EXPECT_TRUE(contains(r.out, "speedup vs cpu delta-stepping")) << r.out;
+  const nlohmann::json j = read_json(json_file);
+  EXPECT_EQ(j.at("options").at("strategies"), nlohmann::json({"delta-stepping", "dijkstra"}));
+  ASSERT_EQ(j.at("results").size(), 4u);  // 2 strategies x 2 sources
+  for (const auto& result : j.at("results")) {
+    EXPECT_EQ(result.at("solve_ms").at("runs").size(), 2u);
+    EXPECT_EQ(result.at("validation"), "passed");
+    EXPECT_EQ(result.at("device"), "cpu");
+    EXPECT_GT(result.at("reached_vertices").get<std::uint64_t>(), 0u);
+  }
+  ASSERT_EQ(j.at("summary").size(), 2u);
+  EXPECT_DOUBLE_EQ(j.at("summary")[0].at("speedup_vs_cpu_delta_stepping").get<double>(), 1.0);
+  EXPECT_TRUE(j.at("summary")[1].at("speedup_vs_cpu_delta_stepping").is_number());
+  EXPECT_TRUE(j.at("validation").at("passed").get<bool>());
+  EXPECT_EQ(j.at("device").at("kind"), "cpu");
+  EXPECT_EQ(j.at("graph").at("id_base"), 0);
+}
+
+TEST_F(AppEndToEnd, DeltaAutoIsTheLibraryChoiceAndValuesOverride) {
+  const std::string json_file = path("delta.json");
+  ASSERT_EQ(run({"--generate", "urand:500:4", "--device", "cpu", "--json", json_file}).code, 0);
+  const graph::IntCsr g = graph::generate(graph::GeneratorSpec::parse("urand:500:4"), graph::WeightRule{}, 1);
+  const double auto_delta = graph::auto_delta(g);
+  nlohmann::json j = read_json(json_file);
+  EXPECT_DOUBLE_EQ(j.at("options").at("delta_used").get<double>(), auto_delta);
+  EXPECT_DOUBLE_EQ(j.at("options").at("delta_auto_value").get<double>(), auto_delta);
+  EXPECT_EQ(j.at("options").at("delta"), "auto");
+
+  const Result r = run({"--generate", "urand:500:4", "--device", "cpu", "--delta", "7.5", "--json", json_file});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "delta         7.5 (given")) << r.out;
+  j = read_json(json_file);
+  EXPECT_DOUBLE_EQ(j.at("options").at("delta_used").get<double>(), 7.5);
+  EXPECT_DOUBLE_EQ(j.at("results")[0].at("delta").get<double>(), 7.5);
+}
+
+TEST_F(AppEndToEnd, DeltaSweepRunsEachDelta) {
+  const std::string json_file = path("sweep.json");
+  const Result r = run({"--generate", "grid:6:6", "--device", "cpu", "--delta-sweep=0.5x,2x,100", "--validate",
+                        "--json", json_file});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "delta sweep")) << r.out;
+  const nlohmann::json j = read_json(json_file);
+  const double auto_delta = j.at("options").at("delta_auto_value").get<double>();
+  ASSERT_EQ(j.at("results").size(), 3u);
+  EXPECT_DOUBLE_EQ(j.at("results")[0].at("delta").get<double>(), 0.5 * auto_delta);
+  EXPECT_DOUBLE_EQ(j.at("results")[1].at("delta").get<double>(), 2 * auto_delta);
+  EXPECT_DOUBLE_EQ(j.at("results")[2].at("delta").get<double>(), 100);
+  EXPECT_EQ(j.at("options").at("delta_sweep").size(), 3u);
+  EXPECT_EQ(run({"--device", "cpu", "--strategy", "dijkstra", "--delta-sweep"}).code, 2);
+}
+
+TEST_F(AppEndToEnd, RandomSourcesAreSeededAndHaveOutEdges) {
+  const std::string a = path("a.json"), b = path("b.json");
+  const std::vector<std::string> args = {"--generate", "rmat:9:4", "--device", "cpu", "--random-sources", "3",
+                                         "--seed", "9"};
+  std::vector<std::string> args_a = args, args_b = args;
+  args_a.insert(args_a.end(), {"--json", a});
+  args_b.insert(args_b.end(), {"--json", b});
+  ASSERT_EQ(run(args_a).code, 0);
+  ASSERT_EQ(run(args_b).code, 0);
+  const auto sources = read_json(a).at("options").at("sources").get<std::vector<std::uint32_t>>();
+  EXPECT_EQ(sources, read_json(b).at("options").at("sources").get<std::vector<std::uint32_t>>());
+  ASSERT_EQ(sources.size(), 3u);
+  EXPECT_EQ(std::set<std::uint32_t>(sources.begin(), sources.end()).size(), 3u);
+  const graph::IntCsr g =
+      graph::generate(graph::GeneratorSpec::parse("rmat:9:4"), graph::WeightRule::parse("file", 9), 9);
+  for (const auto s : sources) EXPECT_GT(g.out_degree(s), 0u) << s;
+  EXPECT_EQ(read_json(a).at("results").size(), 3u);
+}
+
+TEST_F(AppEndToEnd, BadInputExitsTwoWithOneLineAndNoFiles) {
+  const std::string dist_file = path("never.dist");
+  const std::string json_file = path("never.json");
+  const std::vector<std::vector<std::string>> cases = {
+      {"--graph", path("missing.mtx")},                   // InputError: cannot open
+      {"--generate", "rmat:x:16"},                        // InputError: bad spec
+      {"--generate", "grid:3:3", "--source", "9"},        // source out of range (0-based, 9 vertices)
+      {"--generate", "grid:3:3", "--path-to", "100"},     // target out of range
+      {"--strategy", "quickest"},                         // unknown strategy
+      {"--generate", "grid:3:3", "--runs", "0"},          // bad value
+      {"--graph", "a.mtx", "--generate", "grid:3:3"},     // conflicting flags
+      {"--generate", "grid:3:3", "--weights", "heavy"},   // bad weight rule
+  };
+  for (std::vector<std::string> args : cases) {
+    std::string joined;
+    for (const auto& a : args) joined += a + " ";
+    args.insert(args.end(), {"--device", "cpu", "--output", dist_file, "--json", json_file});
+    const Result r = run(args);
+    EXPECT_EQ(r.code, 2) << joined << r.err;
+    expect_one_error_line(r);
+    EXPECT_TRUE(r.out.empty()) << joined << "printed: " << r.out;
+    EXPECT_FALSE(fs::exists(dist_file)) << joined;
+    EXPECT_FALSE(fs::exists(json_file)) << joined;
+  }
+  // A malformed file names file and line.
+  const std::string bad = path("bad.mtx");
+  write_text(bad, "%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 x 4\n");
+  const Result r = run({"--graph", bad, "--device", "cpu", "--output", dist_file});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, bad + ":3")) << r.err;
+  EXPECT_FALSE(fs::exists(dist_file));
+  // An output path in a missing directory fails before the run, not after it.
+  const Result missing_dir = run({"--generate", "grid:3:3", "--device", "cpu", "--output", path("no/such.dist")});
+  EXPECT_EQ(missing_dir.code, 2);
+  expect_one_error_line(missing_dir);
+  EXPECT_TRUE(missing_dir.out.empty());
+}
+
+TEST_F(AppEndToEnd, RuntimeFailureExitsOneWithNoFiles) {
+  // Without a GPU, --device gpu fails at once; with one, a 1 KiB memory limit
+  // cannot hold the graph. Either way: exit 1, one line, no files.
+  const std::string dist_file = path("never.dist");
+  const Result r = run({"--generate", "grid:4:4", "--device", "gpu", "--gpu-memory-limit", "1K", "--strategy",
+                        "bellman-ford", "--output", dist_file});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  expect_one_error_line(r);
+  EXPECT_FALSE(fs::exists(dist_file));
+}
+
+TEST_F(AppEndToEnd, DeviceAutoSaysWhatItChose) {
+  const Result r = run({"--generate", "grid:3:3", "--strategy", "dijkstra"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::string why;
+  if (sssp::gpu_available(&why)) {
+    EXPECT_TRUE(contains(r.out, "device        gpu: ")) << r.out;
+  } else {
+    EXPECT_TRUE(contains(r.out, "device        cpu: ")) << r.out;
+    EXPECT_TRUE(contains(r.out, "auto: no usable GPU (" + why + ")")) << r.out;
+  }
+}
+
+TEST_F(AppEndToEnd, HelpAndQuiet) {
+  Result r = run({"--help"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_TRUE(contains(r.out, "Examples:"));
+  EXPECT_TRUE(r.err.empty());
+  r = run({"--generate", "grid:3:3", "--device", "cpu", "--quiet"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_FALSE(contains(r.out, "vertices")) << r.out;
+  EXPECT_EQ(r.out.rfind("strategy", 0), 0u) << r.out;  // starts with the results table
+}
+
+TEST(AppStrategyNames, MatchTheGpuSolverNames) {
+  for (const sssp::Strategy s : sssp::all_strategies()) {
+    const app::Algorithm a = app::parse_algorithm(sssp::to_string(s));
+    EXPECT_TRUE(app::runs_on_gpu(a)) << sssp::to_string(s);
+  }
+  EXPECT_EQ(sssp::all_strategies().size(), 4u);
+}
+
+TEST_F(AppEndToEnd, SharedRoadGraphRome99) {
+  SKIP_IF_NO_DATASET("road/rome99.gr");
+  const std::string gr = (test_support::datasets_dir() / "road/rome99.gr").string();
+  const Result r = run({"--graph", gr, "--source", "1", "--path-to", "3353", "--device", "cpu", "--strategy", "all",
+                        "--predecessors", "--validate", "--quiet"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "distance 1 -> 3353: 30305\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "path (")) << r.out;
+  EXPECT_TRUE(contains(r.out, " -> 3353\n")) << r.out;
+}
+
+TEST_F(AppEndToEnd, BuiltBinaryRunsAndExits) {
+  const fs::path binary = fs::path(SSSP_BINARY_DIR) / "src" / "sssp";
+  ASSERT_TRUE(fs::exists(binary)) << binary << " not built: build the sssp target before running this test";
+  const std::string out = path("out.txt"), err = path("err.txt");
+  const auto shell = [&](const std::string& args) {
+    const int status = std::system((binary.string() + " " + args + " >" + out + " 2>" + err).c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  };
+  const auto slurp = [](const std::string& file) {
+    std::ifstream in(file);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  };
+  EXPECT_EQ(shell("--generate grid:5:5 --device cpu --strategy all --validate"), 0) << slurp(err);
+  EXPECT_TRUE(contains(slurp(out), "validation    passed")) << slurp(out);
+  EXPECT_EQ(shell("--strategy nonsense"), 2);
+  EXPECT_EQ(slurp(err), "sssp: --strategy: unknown strategy 'nonsense' (expected near-far, bucket-sort, "
+                        "bucket-multisplit, bellman-ford, delta-stepping, dijkstra, all)\n");
+}
