@@ -35,14 +35,18 @@ enum class WeightMode {
   Override,  // weight tokens checked (as reals), rule weights stored
 };
 
-const char* read_id0(const char* text, const char* p, const char* end, vertex_id& id, std::uint64_t& max_id,
-                     const char* what) {
+[[noreturn, gnu::cold, gnu::noinline]] void fail_id_too_large(const char* text, const char* at, std::uint64_t v,
+                                                             const char* what) {
+  fail_at(text, at, InputErrorKind::Overflow,
+          std::string(what) + " " + std::to_string(v) + " is too large: at most " + std::to_string(kMaxId) +
+              " (32-bit vertex ids)");
+}
+
+GRAPH_IO_INLINE const char* read_id0(const char* text, const char* p, const char* end, vertex_id& id,
+                                     std::uint64_t& max_id, const char* what) {
   std::uint64_t v = 0;
   const char* q = read_u64(text, p, end, v, what);
-  if (v > kMaxId)
-    fail_at(text, p, InputErrorKind::Overflow,
-            std::string(what) + " " + std::to_string(v) + " is too large: at most " + std::to_string(kMaxId) +
-                " (32-bit vertex ids)");
+  if (GRAPH_IO_UNLIKELY(v > kMaxId)) fail_id_too_large(text, p, v, what);
   if (v > max_id) max_id = v;
   id = static_cast<vertex_id>(v);
   return q;
@@ -93,7 +97,7 @@ std::uint64_t parse_chunk(const char* text, const char* p, const char* end, cons
       w = static_cast<Weight>(fill_rule.random_weight(u, v));
     }
     p = expect_line_end(text, p, end, columns == 2 ? "'U V'" : "'U V W'");
-    if (k == sink.capacity) fail_at(text, line, InputErrorKind::BadToken, "internal error: chunk window overflow");
+    if (GRAPH_IO_UNLIKELY(k == sink.capacity)) fail_window(text, line);
     sink.sources[k] = u;
     sink.targets[k] = v;
     sink.weights[k] = w;
