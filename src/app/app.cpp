@@ -37,11 +37,14 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// Error messages go out as one line, whatever the thrower put in them.
+// Error messages go out as one line, whatever the thrower put in them, and
+// with one "sssp: " prefix (the solver library starts its messages with one).
 std::string one_line(std::string text) {
   std::replace(text.begin(), text.end(), '\n', ' ');
   std::replace(text.begin(), text.end(), '\r', ' ');
   while (!text.empty() && text.back() == ' ') text.pop_back();
+  const std::string prefix = "sssp: ";
+  while (text.compare(0, prefix.size(), prefix) == 0) text.erase(0, prefix.size());
   return text;
 }
 
@@ -465,6 +468,10 @@ int run_sssp(int argc, const char* const* argv, std::ostream& out, std::ostream&
     err << "sssp: " << one_line(e.what()) << "\n";
     return 2;
   } catch (const graph::InputError& e) {
+    err << "sssp: " << one_line(e.what()) << "\n";
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    // The solver rejecting a parameter (bucket count, delta, graph size).
     err << "sssp: " << one_line(e.what()) << "\n";
     return 2;
   } catch (const std::bad_alloc&) {

@@ -10,7 +10,8 @@ namespace app {
 // the shared harness, validates, and reports on `out` (errors on `err`, one
 // line "sssp: ..."). Returns the exit status: 0 success; 1 runtime failure
 // (GPU out of memory, CUDA error, validation mismatch, failed write); 2 bad
-// input (graph::InputError) or bad options. Never throws. Output files
+// input (graph::InputError), bad options, or a parameter the solver rejects
+// (std::invalid_argument). Never throws. Output files
 // (--output, --json) are written only by a successful run.
 int run_sssp(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 

@@ -27,7 +27,7 @@ struct SolveOutcome {
   std::uint64_t relaxations = 0;
   std::optional<std::uint64_t> iterations;
   std::optional<std::uint64_t> buckets_processed;
-  std::optional<double> delta;  // the delta the solver used, when it uses one
+  std::optional<double> delta;  // the delta the solver used, when it uses one (may differ from the request)
 };
 
 template <class Weight>
@@ -56,7 +56,7 @@ RunRecord run_timed(const graph::Csr<Weight>& g, const SolveFunction<Weight>& so
   record.relaxations = outcome.relaxations;
   record.iterations = outcome.iterations;
   record.buckets_processed = outcome.buckets_processed;
-  if (outcome.delta) record.delta = outcome.delta;
+  record.delta_used = outcome.delta;
   record.has_predecessors = !outcome.predecessors.empty();
   finish_record(record);
   if (last) *last = std::move(outcome);

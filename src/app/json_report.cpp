@@ -100,6 +100,7 @@ json to_json(const AppOptions& options, const RunSummary& run) {
                        {"device", r.device},
                        {"source", r.source},
                        {"delta", optional_json(r.delta)},
+                       {"delta_used", optional_json(r.delta_used)},
                        {"solve_ms",
                         {{"median", r.time.median_ms}, {"min", r.time.min_ms}, {"max", r.time.max_ms},
                          {"runs", r.solve_ms}}},

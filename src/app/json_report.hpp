@@ -21,7 +21,8 @@
 //               "sources": [int] (ids as in the file), "random_sources": int|null,
 //               "validate": bool, "predecessors": bool, "path_to": int|null,
 //               "output": string|null, "threads": int, "gpu_memory_limit_bytes": int|null},
-//   "results": [{"strategy": string, "device": "gpu"|"cpu", "source": int, "delta": number|null,
+//   "results": [{"strategy": string, "device": "gpu"|"cpu", "source": int, "delta": number|null
+//                (as requested), "delta_used": number|null (as the solver reports it),
 //                "solve_ms": {"median": number, "min": number, "max": number, "runs": [number]},
 //                "mteps": number, "work_ratio": number, "relaxations": int,
 //                "reached_vertices": int, "reached_arcs": int, "iterations": int|null,

@@ -118,7 +118,7 @@ po::options_description make_description() {
        "run the delta-dependent strategies for several deltas and print time and work per delta; "
        "LIST holds values (250) or multiples of the auto delta (0.5x); "
        "default 0.125x,0.25x,0.5x,1x,2x,4x,8x")
-      ("buckets", po::value<std::string>()->value_name("B"), "bucketing strategies: number of buckets (default 10)")
+      ("buckets", po::value<std::string>()->value_name("B"), "bucketing strategies: number of buckets, 2 to 4096 (default 10)")
       ("threads", po::value<std::string>()->value_name("T"), "CPU threads for loading and delta-stepping (default 0: all)")
       ("runs", po::value<std::string>()->value_name("N"),
        "timed runs per source and strategy, after one warm-up run (default 1)")
@@ -331,8 +331,10 @@ AppOptions parse_options(int argc, const char* const* argv) {
     options.delta_sweep = true;
     options.sweep = parse_sweep(it->second.as<std::string>());
   }
+  // 2 to 4096: the GPU bucketing strategies' range (kMaxBuckets in
+  // src/sssp/workspace.cuh); checked here so a bad value fails before the run.
   if (const std::string* buckets = find_string(vm, "buckets"))
-    options.buckets = static_cast<std::uint32_t>(parse_u64_in(*buckets, "buckets", 1, 1u << 24));
+    options.buckets = static_cast<std::uint32_t>(parse_u64_in(*buckets, "buckets", 2, 4096));
   if (const std::string* threads = find_string(vm, "threads"))
     options.threads = static_cast<int>(parse_u64_in(*threads, "threads", 0, 4096));
   if (const std::string* runs = find_string(vm, "runs"))

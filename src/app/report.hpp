@@ -49,7 +49,9 @@ struct RunRecord {
   std::string strategy;           // "near-far", ..., "delta-stepping", "dijkstra"
   std::string device;             // "gpu" or "cpu": where it ran
   std::uint64_t source = 0;       // as the user sees it (file ids)
-  std::optional<double> delta;    // none for strategies that do not use one
+  std::optional<double> delta;    // as requested; none for strategies that do not use one
+  std::optional<double> delta_used;  // as the solver reports it (the GPU rounds down to whole
+                                     // numbers for integer weights)
   std::vector<double> solve_ms;   // every timed run, in order
   TimingSummary time;
   std::uint64_t reached_vertices = 0;

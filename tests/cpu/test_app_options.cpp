@@ -175,6 +175,8 @@ TEST(AppOptions, RejectsUnknownMalformedAndConflictingOptions) {
       {{"--delta-sweep=1x,,2x"}, "--delta-sweep"},
       {{"--delta-sweep=fast"}, "--delta-sweep"},
       {{"--buckets", "0"}, "out of range"},
+      {{"--buckets", "1"}, "out of range"},
+      {{"--buckets", "4097"}, "out of range"},
       {{"--runs", "0"}, "out of range"},
       {{"--runs", "-1"}, "--runs"},
       {{"--runs", "1.5"}, "--runs"},

@@ -106,10 +106,12 @@ TEST(AppHarness, WarmsUpThenTimesEachRunAndKeepsTheLast) {
     o.solve_ms = 10.0 * calls;  // warm-up 10, timed 20, 30, 40
     o.relaxations = 4 + static_cast<std::uint64_t>(calls);
     o.iterations = 3;
+    o.delta = 64;  // e.g. a GPU rounding 64.5 down
     return o;
   };
   RunRecord identity;
-  identity.strategy = "dijkstra";
+  identity.strategy = "near-far";
+  identity.delta = 64.5;
   app::SolveOutcome<std::uint32_t> last;
   const RunRecord r = app::run_timed<std::uint32_t>(g, solve, 3, identity, &last);
   EXPECT_EQ(calls, 4);
@@ -121,7 +123,9 @@ TEST(AppHarness, WarmsUpThenTimesEachRunAndKeepsTheLast) {
   EXPECT_EQ(r.iterations, std::optional<std::uint64_t>(3));
   EXPECT_FALSE(r.buckets_processed.has_value());
   EXPECT_EQ(last.distances.size(), 5u);
-  EXPECT_EQ(r.strategy, "dijkstra");
+  EXPECT_EQ(r.strategy, "near-far");
+  EXPECT_EQ(r.delta, std::optional<double>(64.5));       // the request: rows group by it
+  EXPECT_EQ(r.delta_used, std::optional<double>(64.0));  // what the solver did
 
   const app::SolveFunction<std::uint32_t> short_result = [] {
     app::SolveOutcome<std::uint32_t> o;
@@ -349,6 +353,7 @@ TEST(AppJson, RecordHasEveryKeyWithItsType) {
   run.sources = {0};
   RunRecord a = record("delta-stepping", "cpu", 0, {1, 2, 3}, 8, 8);
   a.delta = 62.5;
+  a.delta_used = 62;
   a.buckets_processed = 4;
   a.validation = Check::Passed;
   run.records = {a, record("dijkstra", "cpu", 0, {2}, 8, 8)};
@@ -403,6 +408,7 @@ TEST(AppJson, RecordHasEveryKeyWithItsType) {
   EXPECT_EQ(r.at("device"), "cpu");
   EXPECT_EQ(r.at("source"), 0);
   EXPECT_DOUBLE_EQ(r.at("delta").get<double>(), 62.5);
+  EXPECT_DOUBLE_EQ(r.at("delta_used").get<double>(), 62);
   EXPECT_DOUBLE_EQ(r.at("solve_ms").at("median").get<double>(), 2);
   EXPECT_DOUBLE_EQ(r.at("solve_ms").at("min").get<double>(), 1);
   EXPECT_DOUBLE_EQ(r.at("solve_ms").at("max").get<double>(), 3);
@@ -415,6 +421,7 @@ TEST(AppJson, RecordHasEveryKeyWithItsType) {
   EXPECT_TRUE(r.at("predecessors").is_boolean());
   EXPECT_EQ(r.at("validation"), "passed");
   EXPECT_TRUE(j.at("results")[1].at("delta").is_null());
+  EXPECT_TRUE(j.at("results")[1].at("delta_used").is_null());
   EXPECT_EQ(j.at("results")[1].at("validation"), "not run");
 
   ASSERT_EQ(j.at("summary").size(), 2u);
