@@ -116,6 +116,7 @@ LoadedGraph load_or_generate(const AppOptions& o) {
     info.total_ms = report.total_seconds * 1e3;
     info.from_cache = report.from_cache;
     info.cache_written = report.cache_written;
+    info.cache_saved_ms = report.cache_saved_seconds * 1e3;
     info.file_has_weights = report.file_has_weights;
     info.undirected = report.symmetric;
     info.id_base = report.id_base;

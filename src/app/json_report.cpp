@@ -69,7 +69,8 @@ json to_json(const AppOptions& options, const RunSummary& run) {
                 {"file_bytes", g.file_bytes},
                 {"load_ms", {{"parse", g.parse_ms}, {"build", g.build_ms}, {"total", g.total_ms}}},
                 {"from_cache", g.from_cache},
-                {"cache_written", g.cache_written}};
+                {"cache_written", g.cache_written},
+                {"cache_saved_ms", g.cache_saved_ms}};
 
   json o;
   o["strategies"] = run.strategies;

@@ -14,7 +14,7 @@
 //             "file_has_weights": bool, "id_base": 0|1, "undirected": bool, "input_entries": int,
 //             "self_loops_dropped": int, "duplicates_dropped": int, "file_bytes": int,
 //             "load_ms": {"parse": number, "build": number, "total": number},
-//             "from_cache": bool, "cache_written": bool},
+//             "from_cache": bool, "cache_written": bool, "cache_saved_ms": number},
 //   "options": {"strategies": [string], "strategy_all": bool, "delta": "auto"|number,
 //               "delta_used": number, "delta_auto_value": number, "delta_sweep": [number]|null,
 //               "buckets": int, "runs": int, "warmup_runs": 1, "seed": int, "weights": string,

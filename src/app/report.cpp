@@ -176,7 +176,8 @@ std::string format_graph_header(const GraphInfo& g) {
   } else {
     out << "load          " << format_fixed(g.total_ms, 1) << " ms (parse " << format_fixed(g.parse_ms, 1)
         << " ms, build " << format_fixed(g.build_ms, 1) << " ms), "
-        << (g.from_cache ? "from cache" : "not from cache") << (g.cache_written ? ", cache written" : "") << "\n";
+        << (g.from_cache ? "from cache (saved " + format_fixed(g.cache_saved_ms, 1) + " ms)" : "not from cache")
+        << (g.cache_written ? ", cache written" : "") << "\n";
   }
   return out.str();
 }

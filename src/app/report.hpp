@@ -111,6 +111,7 @@ struct GraphInfo {
   double total_ms = 0;          // load or generate, all included
   bool from_cache = false;
   bool cache_written = false;
+  double cache_saved_ms = 0;    // from cache: the original parse + build time minus this load
 };
 
 struct DeviceInfo {

@@ -145,6 +145,21 @@ TEST_F(AppEndToEnd, MatrixMarketIdsAreOneBasedAndPathsPrint) {
   EXPECT_TRUE(contains(r.out, "add --predecessors")) << r.out;
 }
 
+TEST_F(AppEndToEnd, SecondLoadComesFromTheCache) {
+  const std::string mtx = path("small.mtx");
+  write_text(mtx, kSmallMtx);
+  const std::string cache = path("small.cache");
+  const std::string first = path("first.dist"), second = path("second.dist");
+  Result r = run({"--graph", mtx, "--cache", cache, "--device", "cpu", "--output", first});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "not from cache, cache written")) << r.out;
+  EXPECT_TRUE(fs::exists(cache));
+  r = run({"--graph", mtx, "--cache=" + cache, "--device", "cpu", "--output", second});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, ", from cache (saved ")) << r.out;
+  EXPECT_EQ(graph::read_distances(first, 1), graph::read_distances(second, 1));
+}
+
 TEST_F(AppEndToEnd, EdgeListIdsAreZeroBased) {
   const std::string el = path("g.el");
   write_text(el, "# u v\n0 1\n1 2\n3 2\n");

@@ -385,6 +385,7 @@ TEST(AppJson, RecordHasEveryKeyWithItsType) {
   for (const char* key : {"generated", "file_has_weights", "undirected", "from_cache", "cache_written"})
     EXPECT_TRUE(graph.at(key).is_boolean()) << key;
   for (const char* key : {"parse", "build", "total"}) EXPECT_TRUE(graph.at("load_ms").at(key).is_number()) << key;
+  EXPECT_TRUE(graph.at("cache_saved_ms").is_number());
   const auto& o = j.at("options");
   EXPECT_EQ(o.at("strategies"), nlohmann::json({"delta-stepping", "dijkstra"}));
   EXPECT_TRUE(o.at("strategy_all").get<bool>());
