@@ -100,7 +100,7 @@ po::options_description make_description() {
        "file|unit|random|random:LO:HI (default file; files without weights and generated graphs "
        "get random:1:1000)")
       ("seed", po::value<std::string>()->value_name("S"), "seed of weights, generators and random sources (default 1)")
-      ("cache", po::value<std::string>()->implicit_value("")->value_name("PATH"),
+      ("cache", po::value<std::string>()->implicit_value("")->value_name("[PATH]"),
        "read/write a binary cache of the loaded graph (default PATH: beside the input, <input>.bin.cache)")
       ("source,s", po::value<std::vector<std::string>>()->composing()->value_name("ID[,ID...]"),
        "source vertices, ids as in the file (1-based for .mtx/.gr, 0-based for .el and generated graphs); "
@@ -114,7 +114,7 @@ po::options_description make_description() {
        "gpu|cpu|auto (default auto: gpu when one is usable, else cpu, and says so)")
       ("delta", po::value<std::string>()->value_name("auto|VALUE"),
        "bucket width; auto = 32 x mean weight / mean out-degree (default auto)")
-      ("delta-sweep", po::value<std::string>()->implicit_value("")->value_name("LIST"),
+      ("delta-sweep", po::value<std::string>()->implicit_value("")->value_name("[LIST]"),
        "run the delta-dependent strategies for several deltas and print time and work per delta; "
        "LIST holds values (250) or multiples of the auto delta (0.5x); "
        "default 0.125x,0.25x,0.5x,1x,2x,4x,8x")
@@ -411,12 +411,12 @@ std::string help_text() {
           "Usage: sssp (--graph FILE | --generate SPEC) [options]\n\n"
        << make_description()
        << "\nExamples:\n"
-          "  sssp                                                  R-MAT scale 16, default strategy\n"
+          "  sssp                                     R-MAT scale 16, the device's default strategy\n"
           "  sssp --graph road/DE.gr --source 1 --path-to 49109 --predecessors\n"
           "  sssp --graph web.mtx --random-sources 8 --strategy all --runs 5 --validate\n"
-          "  sssp --generate grid:1024:1024 --weights random:1:1000 --delta-sweep=0.5x,1x,2x\n"
+          "  sssp --generate grid:1024:1024 --weights random:1:1000 --delta-sweep 0.5x,1x,2x\n"
           "  sssp --generate urand:1000000:16 --device cpu --threads 16 --json result.json\n"
-          "  sssp --graph g.mtx --cache --output g.dist       distances as 'id distance' lines\n\n"
+          "  sssp --graph g.mtx --cache --output g.dist   distances as 'id distance' lines\n\n"
           "Exit status: 0 success, 1 runtime failure or validation mismatch, 2 bad input or options.\n";
   return text.str();
 }
