@@ -131,6 +131,10 @@ class VertexPermutation {
 
 // ---- generators -----------------------------------------------------------
 
+// Below this many items a parallel region costs more than it saves (and on a
+// loaded machine waking a thread team can take milliseconds).
+constexpr std::uint64_t kParallelMin = std::uint64_t{1} << 16;
+
 // Fills COO entries [0, count) in parallel; make(i, u, v) chooses edge i.
 template <class MakeEdge>
 Coo<std::uint32_t> fill_coo(vertex_id n, std::uint64_t count, const WeightRule& rule, MakeEdge make) {
@@ -140,7 +144,7 @@ Coo<std::uint32_t> fill_coo(vertex_id n, std::uint64_t count, const WeightRule& 
   coo.targets.resize(count);
   coo.weights.resize(count);
   const auto count_signed = static_cast<std::int64_t>(count);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (count > kParallelMin)
   for (std::int64_t i = 0; i < count_signed; ++i) {
     vertex_id u = 0, v = 0;
     make(static_cast<std::uint64_t>(i), u, v);

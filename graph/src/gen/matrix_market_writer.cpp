@@ -37,7 +37,7 @@ char* put_line(char* out, std::uint64_t row, std::uint64_t col, std::uint32_t we
 bool is_symmetric(const IntCsr& graph) {
   bool symmetric = true;
   const auto n = static_cast<std::int64_t>(graph.num_vertices);
-#pragma omp parallel for schedule(dynamic, 1024) reduction(&& : symmetric)
+#pragma omp parallel for schedule(dynamic, 1024) reduction(&& : symmetric) if (graph.num_arcs() > kChunkArcs)
   for (std::int64_t u = 0; u < n; ++u) {
     for (edge_offset k = graph.offsets[u]; k < graph.offsets[u + 1] && symmetric; ++k) {
       const vertex_id v = graph.targets[k];
@@ -91,7 +91,7 @@ void write_matrix_market(const std::string& path, const IntCsr& graph, const Mat
   // them in file order while the other threads format ahead.
   std::vector<std::string> buffers(static_cast<std::size_t>(omp_get_max_threads()));
   std::exception_ptr error;
-#pragma omp parallel for ordered schedule(dynamic, 1)
+#pragma omp parallel for ordered schedule(dynamic, 1) if (chunks > 1)
   for (std::int64_t c = 0; c < chunks; ++c) {
     std::string& buffer = buffers[static_cast<std::size_t>(omp_get_thread_num())];
     const vertex_id first = chunk_begin[static_cast<std::size_t>(c)];

@@ -17,13 +17,16 @@
 //  * A frontier entry whose distance has meanwhile dropped into an earlier
 //    bin is stale (it was processed there) and is skipped.
 //
-// Difference from GAP: GAP indexes its bins by absolute bin number in a
-// vector grown on demand, which needs (max distance / delta) bins and fails
-// for tiny deltas. Here each thread keeps a ring of kRingBins bins for the
-// window [current bin, current bin + kRingBins) and a "far" pile for anything
-// beyond it, redistributed into the ring as the window advances (the near-far
-// idea of Davidson et al., IPDPS 2014). Memory stays O(n + threads * kRingBins)
-// for any delta.
+// Differences from GAP:
+//  * GAP indexes its bins by absolute bin number in a vector grown on demand,
+//    which needs (max distance / delta) bins and fails for tiny deltas. Here
+//    each thread keeps a ring of kRingBins bins for the window [current bin,
+//    current bin + kRingBins) and a "far" pile (a min-heap on the bin) for
+//    anything beyond, moved into the ring as the window reaches it (the
+//    near-far idea of Davidson et al., IPDPS 2014). Memory is bounded by the
+//    pushes, never by max distance / delta, and sparse bins cost nothing.
+//  * Phases are separated by our own spin-then-sleep barrier instead of
+//    OpenMP's (see SpinBarrier), so the solver stays usable on loaded machines.
 //
 // Correctness does not depend on the bin order (it is a label-correcting
 // algorithm): every decrease of dist[v] pushes v into a bin that is processed
@@ -34,13 +37,24 @@
 // arithmetic) path, so float results can differ in the last bits.
 #include <omp.h>
 
+#ifdef __linux__
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
+#include <queue>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "graph/reference.hpp"
@@ -56,12 +70,77 @@ constexpr std::uint64_t kRingBins = 2048;  // power of two
 constexpr std::uint64_t kRingMask = kRingBins - 1;
 // GAP's kBinSizeThreshold.
 constexpr std::size_t kFusionLimit = 1000;
+constexpr std::size_t kChunk = 64;  // frontier vertices claimed at a time
 
 void atomic_min(std::atomic<std::uint64_t>& target, std::uint64_t value) {
   std::uint64_t current = target.load(std::memory_order_relaxed);
   while (value < current && !target.compare_exchange_weak(current, value, std::memory_order_relaxed)) {
   }
 }
+
+// A centralised barrier that spins briefly, then sleeps on a futex.
+// OpenMP's barrier (libgomp) spins for about 300k iterations before it
+// sleeps; when the machine is shared (CI, several processes on few cores) a
+// spinning thread burns the time slice its descheduled partner needs: measured
+// here on 2 loaded cores, the 2-thread solve of a 256x256 grid took 1.7 s
+// instead of 4 ms. Sleeping after a short spin keeps the latency of a
+// dedicated machine (phases that end together never sleep) and degrades
+// gracefully under load: a woken sleeper is scheduled promptly.
+class SpinBarrier {
+ public:
+  void reset(int threads) {
+    threads_ = threads;
+    arrived_.store(0, std::memory_order_relaxed);
+  }
+  void wait() {
+    const std::uint32_t generation = generation_.load(std::memory_order_acquire);
+    if (arrived_.fetch_add(1, std::memory_order_acq_rel) == threads_ - 1) {
+      arrived_.store(0, std::memory_order_relaxed);
+      generation_.fetch_add(1, std::memory_order_seq_cst);
+      if (sleepers_.load(std::memory_order_seq_cst) > 0) wake_all();
+      return;
+    }
+    for (int spin = 0; spin < kSpins; ++spin) {
+      if (generation_.load(std::memory_order_acquire) != generation) return;
+      cpu_relax();
+    }
+    // Dekker-style pairing with the releaser (both sides seq_cst): either it
+    // sees our sleepers_ increment and wakes us, or we see its new generation.
+    sleepers_.fetch_add(1, std::memory_order_seq_cst);
+    while (generation_.load(std::memory_order_seq_cst) == generation) sleep_while(generation);
+    sleepers_.fetch_sub(1, std::memory_order_relaxed);
+  }
+
+ private:
+  static constexpr int kSpins = 2000;
+  static void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  }
+#ifdef __linux__
+  // Returns at once if the generation already moved on (futex semantics).
+  void sleep_while(std::uint32_t generation) {
+    syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&generation_), FUTEX_WAIT_PRIVATE, generation, nullptr,
+            nullptr, 0);
+  }
+  void wake_all() {
+    syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&generation_), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr,
+            nullptr, 0);
+  }
+#else
+  void sleep_while(std::uint32_t) { std::this_thread::yield(); }
+  void wake_all() {}
+#endif
+  static_assert(sizeof(std::atomic<std::uint32_t>) == sizeof(std::uint32_t) &&
+                    std::atomic<std::uint32_t>::is_always_lock_free,
+                "the futex word must be a plain 32-bit integer");
+
+  alignas(64) std::atomic<int> arrived_{0};
+  alignas(64) std::atomic<std::uint32_t> generation_{0};
+  std::atomic<int> sleepers_{0};
+  int threads_ = 1;
+};
 
 template <class Weight>
 class DeltaStepping {
@@ -71,26 +150,35 @@ class DeltaStepping {
   DeltaStepping(const Csr<Weight>& g, double delta) : g_(g), inv_delta_(1.0 / delta), dist_(g.num_vertices) {}
 
   std::vector<Dist> run(vertex_id source, int threads, CpuSolveStats* stats) {
-    const auto n = static_cast<std::int64_t>(g_.num_vertices);
-#pragma omp parallel for schedule(static) num_threads(threads)
-    for (std::int64_t v = 0; v < n; ++v) dist_[v].store(infinite_distance<Weight>(), std::memory_order_relaxed);
-    dist_[source].store(Dist{0}, std::memory_order_relaxed);
-
+    std::vector<Dist> out(g_.num_vertices);
     frontier_.assign(std::max<std::size_t>(g_.num_vertices, 1), 0);
     frontier_[0] = source;
     phase_bin_[0].store(bin_of(Dist{0}));
     phase_bin_[1].store(kNoBin);
     tail_[0].store(1);
     tail_[1].store(0);
+    cursor_[0].store(0);
+    cursor_[1].store(0);
     overflow_[0].store(false);
     overflow_[1].store(false);
 
+    // One parallel region per solve: initialisation, the phases and the copy
+    // out are separated by our own barriers, not by OpenMP's.
 #pragma omp parallel num_threads(threads)
-    { Worker(*this).run(); }
-
-    std::vector<Dist> out(g_.num_vertices);
-#pragma omp parallel for schedule(static) num_threads(threads)
-    for (std::int64_t v = 0; v < n; ++v) out[v] = dist_[v].load(std::memory_order_relaxed);
+    {
+#pragma omp single
+      barrier_.reset(omp_get_num_threads());
+      const auto team = static_cast<std::uint64_t>(omp_get_num_threads());
+      const auto id = static_cast<std::uint64_t>(omp_get_thread_num());
+      const std::uint64_t n = g_.num_vertices;
+      const std::uint64_t first = n * id / team, last = n * (id + 1) / team;
+      for (std::uint64_t v = first; v < last; ++v)
+        dist_[v].store(v == source ? Dist{0} : infinite_distance<Weight>(), std::memory_order_relaxed);
+      barrier_.wait();
+      Worker(*this, id == 0).run();
+      barrier_.wait();
+      for (std::uint64_t v = first; v < last; ++v) out[v] = dist_[v].load(std::memory_order_relaxed);
+    }
     if (stats) {
       stats->relaxations = relaxations_.load();
       stats->phases = phases_;
@@ -110,25 +198,35 @@ class DeltaStepping {
   // One thread's bins and counters.
   class Worker {
    public:
-    explicit Worker(DeltaStepping& s)
+    Worker(DeltaStepping& s, bool leader)
         : s_(s),
+          leader_(leader),
           offsets_(s.g_.offsets.data()),
           targets_(s.g_.targets.data()),
           weights_(s.g_.weights.data()),
           dist_(s.dist_.data()),
           ring_(kRingBins) {}
 
+    // Shared state of phase p lives in slot p % 2 (bin, frontier length,
+    // claim cursor, overflow flag). Slot p % 2 is reset by the leader after
+    // the first barrier of phase p, when every thread is done reading it, and
+    // refilled in phase p + 1, after that phase's first barrier.
     void run() {
       int parity = 0;
       while (true) {
         const std::uint64_t current = s_.phase_bin_[parity].load(std::memory_order_relaxed);
         if (current == kNoBin) break;
         base_ = current;
-        const auto count = static_cast<std::int64_t>(s_.tail_[parity].load(std::memory_order_relaxed));
-#pragma omp for nowait schedule(dynamic, 64)
-        for (std::int64_t i = 0; i < count; ++i) {
-          const vertex_id u = s_.frontier_[i];
-          if (s_.bin_of(s_.dist_[u].load(std::memory_order_relaxed)) >= current) relax(u);
+        const std::size_t count = s_.tail_[parity].load(std::memory_order_relaxed);
+        // Dynamic schedule over the shared frontier, chunks of 64 (as GAP).
+        std::atomic<std::size_t>& cursor = s_.cursor_[parity];
+        for (std::size_t start = cursor.fetch_add(kChunk, std::memory_order_relaxed); start < count;
+             start = cursor.fetch_add(kChunk, std::memory_order_relaxed)) {
+          const std::size_t end = std::min(count, start + kChunk);
+          for (std::size_t i = start; i < end; ++i) {
+            const vertex_id u = s_.frontier_[i];
+            if (s_.bin_of(dist_[u].load(std::memory_order_relaxed)) >= current) relax(u);
+          }
         }
         // Bin fusion: finish small local work on this bin without a phase.
         std::vector<vertex_id>& slot = ring_[current & kRingMask];
@@ -140,7 +238,7 @@ class DeltaStepping {
         }
 
         // Propose the next bin: this thread's first non-empty one.
-        std::uint64_t local_next = far_min_;
+        std::uint64_t local_next = far_min();
         if (ring_items_ > 0) {
           for (std::uint64_t b = current; b < current + kRingBins && b < local_next; ++b)
             if (!ring_[b & kRingMask].empty()) {
@@ -149,13 +247,11 @@ class DeltaStepping {
             }
         }
         atomic_min(s_.phase_bin_[parity ^ 1], local_next);
-#pragma omp barrier
-        // Nobody reads this phase's slots again until they are reused two
-        // phases later, after the next barrier.
-#pragma omp single nowait
-        {
+        s_.barrier_.wait();
+        if (leader_) {
           s_.phase_bin_[parity].store(kNoBin, std::memory_order_relaxed);
           s_.tail_[parity].store(0, std::memory_order_relaxed);
+          s_.cursor_[parity].store(0, std::memory_order_relaxed);
           s_.overflow_[parity ^ 1].store(false, std::memory_order_relaxed);
           ++s_.phases_;
         }
@@ -163,12 +259,13 @@ class DeltaStepping {
         std::size_t pending_start = 0;
         bool pending = false;
         if (next != kNoBin) {
-          if (!far_.empty() && far_min_ < next + kRingBins / 2) redistribute_far(next);
+          redistribute_far(next);
           std::vector<vertex_id>& next_slot = ring_[next & kRingMask];
           if (!next_slot.empty()) {
             pending_start = s_.tail_[parity ^ 1].fetch_add(next_slot.size(), std::memory_order_relaxed);
             if (pending_start + next_slot.size() <= s_.frontier_.size()) {
-              std::copy(next_slot.begin(), next_slot.end(), s_.frontier_.begin() + static_cast<std::ptrdiff_t>(pending_start));
+              std::copy(next_slot.begin(), next_slot.end(),
+                        s_.frontier_.begin() + static_cast<std::ptrdiff_t>(pending_start));
               ring_items_ -= next_slot.size();
               next_slot.clear();
             } else {
@@ -177,20 +274,21 @@ class DeltaStepping {
             }
           }
         }
-#pragma omp barrier
+        s_.barrier_.wait();
         if (s_.overflow_[parity].load(std::memory_order_relaxed)) {
           // Rare: more pushes into one bin than the frontier holds (a vertex
           // can be pushed several times). Grow it and copy what did not fit.
-#pragma omp single
-          s_.frontier_.resize(std::max(2 * s_.frontier_.size(),
-                                       static_cast<std::size_t>(s_.tail_[parity ^ 1].load(std::memory_order_relaxed))));
+          if (leader_)
+            s_.frontier_.resize(std::max(2 * s_.frontier_.size(), s_.tail_[parity ^ 1].load(std::memory_order_relaxed)));
+          s_.barrier_.wait();
           if (pending) {
             std::vector<vertex_id>& next_slot = ring_[next & kRingMask];
-            std::copy(next_slot.begin(), next_slot.end(), s_.frontier_.begin() + static_cast<std::ptrdiff_t>(pending_start));
+            std::copy(next_slot.begin(), next_slot.end(),
+                      s_.frontier_.begin() + static_cast<std::ptrdiff_t>(pending_start));
             ring_items_ -= next_slot.size();
             next_slot.clear();
           }
-#pragma omp barrier
+          s_.barrier_.wait();
         }
         parity ^= 1;
       }
@@ -223,43 +321,41 @@ class DeltaStepping {
         ring_[bin & kRingMask].push_back(v);
         ++ring_items_;
       } else {
-        far_.push_back(v);
-        far_min_ = std::min(far_min_, bin);
+        far_.push({bin, v});
       }
     }
 
-    // Moves far entries whose bin entered the window [next, next + kRingBins)
-    // into the ring, by their current distance; drops entries whose distance
-    // fell below `next` (they were pushed again and processed there). Called
-    // only when far_min_ < next + kRingBins / 2, so each call advances
-    // far_min_ by at least half a window.
+    // Moves the far entries whose bin entered the window [next, next +
+    // kRingBins) into the ring, placed by their current distance; drops those
+    // whose distance fell below `next` (they were pushed again and processed
+    // there). The far pile is a min-heap on the bin at push time, so this
+    // touches only the entries that move, however sparse the bins are.
     void redistribute_far(std::uint64_t next) {
-      std::size_t kept = 0;
-      std::uint64_t kept_min = kNoBin;
-      for (const vertex_id v : far_) {
-        const std::uint64_t bin = s_.bin_of(s_.dist_[v].load(std::memory_order_relaxed));
+      while (!far_.empty() && far_.top().first < next + kRingBins) {
+        const vertex_id v = far_.top().second;
+        far_.pop();
+        const std::uint64_t bin = s_.bin_of(dist_[v].load(std::memory_order_relaxed));
         if (bin < next) continue;
-        if (bin < next + kRingBins) {
-          ring_[bin & kRingMask].push_back(v);
-          ++ring_items_;
-        } else {
-          far_[kept++] = v;
-          kept_min = std::min(kept_min, bin);
-        }
+        ring_[bin & kRingMask].push_back(v);  // bin <= its heap key < next + kRingBins
+        ++ring_items_;
       }
-      far_.resize(kept);
-      far_min_ = kept_min;
     }
+
+    std::uint64_t far_min() const { return far_.empty() ? kNoBin : far_.top().first; }
 
     DeltaStepping& s_;
+    const bool leader_;  // does the per-phase bookkeeping
     const edge_offset* offsets_;
     const vertex_id* targets_;
     const Weight* weights_;
     std::atomic<Dist>* dist_;
     std::vector<std::vector<vertex_id>> ring_;  // bin b lives in ring_[b % kRingBins]
     std::size_t ring_items_ = 0;
-    std::vector<vertex_id> far_;                // bins >= window end
-    std::uint64_t far_min_ = kNoBin;            // lower bound of far_'s bins
+    // (bin at push, vertex) beyond the window; the top is a lower bound of
+    // every pending far bin (an improved vertex was pushed again, lower).
+    std::priority_queue<std::pair<std::uint64_t, vertex_id>, std::vector<std::pair<std::uint64_t, vertex_id>>,
+                        std::greater<>>
+        far_;
     std::vector<vertex_id> scratch_;
     std::uint64_t base_ = 0;                    // the bin being processed
     std::uint64_t relaxations_ = 0;
@@ -271,7 +367,9 @@ class DeltaStepping {
   std::vector<vertex_id> frontier_;
   std::atomic<std::uint64_t> phase_bin_[2];
   std::atomic<std::size_t> tail_[2];
+  std::atomic<std::size_t> cursor_[2];
   std::atomic<bool> overflow_[2];
+  SpinBarrier barrier_;
   std::atomic<std::uint64_t> relaxations_{0};
   std::uint64_t phases_ = 0;
 };
@@ -302,7 +400,7 @@ double auto_delta(const Csr<Weight>& g, double c) {
   double weight_sum = 0;
   double min_positive = std::numeric_limits<double>::infinity();
   const auto m = static_cast<std::int64_t>(arcs);
-#pragma omp parallel for schedule(static) reduction(+ : weight_sum) reduction(min : min_positive)
+#pragma omp parallel for schedule(static) reduction(+ : weight_sum) reduction(min : min_positive) if (m > (1 << 16))
   for (std::int64_t k = 0; k < m; ++k) {
     const auto w = static_cast<double>(g.weights[k]);
     weight_sum += w;
