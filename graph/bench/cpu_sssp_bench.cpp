@@ -1,0 +1,387 @@
+// cpu_sssp_bench: the CPU baselines side by side -- Dijkstra (one thread) and
+// parallel delta-stepping at several thread counts -- on generated graphs and
+// graph files. This is the "16-core CPU" column the GPU solver must beat
+// (DESIGN.md), measured the way GAP measures its sssp kernel: wall time of the
+// whole solve, allocation of the distance array included, after a warm-up.
+//
+//   cpu_sssp_bench --generate rmat:16:16,grid:256:256 --threads 1,2,16 --runs 5 [--json out.json]
+//
+// Per graph, thread count and delta it prints the median solve time, MTEPS
+// (graph/metrics.hpp), the speedup over Dijkstra, the delta used, the phases
+// (buckets processed) and the work ratio, then the best delta per thread
+// count; every delta-stepping result is checked against Dijkstra's.
+//
+// Deltas: a CPU baseline is only honest with a delta that suits the CPU. The
+// best delta differs by orders of magnitude between power-law graphs (GAP
+// runs kron and urand with delta 2 for weights 1..255, i.e. c ~ 0.5 in the
+// formula below) and road graphs (GAP: 50000 on USA roads, c ~ 40), so by
+// default the bench tries auto_delta(g, c) = c * mean weight / mean degree for
+// several c and reports the best, as a tuned GAP run would.
+#include <omp.h>
+
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "graph/error.hpp"
+#include "graph/generators.hpp"
+#include "graph/load.hpp"
+#include "graph/metrics.hpp"
+#include "graph/reference.hpp"
+#include "graph/weights.hpp"
+
+namespace po = boost::program_options;
+using nlohmann::json;
+
+namespace {
+
+struct BenchOptions {
+  std::vector<std::string> specs;
+  std::vector<std::string> files;
+  std::vector<int> threads;
+  int runs = 5;
+  std::string weights = "file";
+  std::uint64_t seed = 1;
+  std::vector<double> deltas;    // explicit bucket widths; empty: auto_delta(g, c) for each c
+  std::vector<double> delta_cs;  // the c values of auto_delta to try
+  bool undirected = false;
+  std::int64_t source = -1;  // in the graph's own ids; -1: a seeded random vertex with out-arcs
+};
+
+[[noreturn]] void bad_argument(const std::string& what) {
+  throw graph::InputError(graph::InputErrorKind::BadArgument, "cpu_sssp_bench", 0, what);
+}
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> parts;
+  std::stringstream stream(text);
+  std::string part;
+  while (std::getline(stream, part, ','))
+    if (!part.empty()) parts.push_back(part);
+  return parts;
+}
+
+template <class T>
+T parse_number(const std::string& text, const char* option) {
+  T value{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+    bad_argument(std::string("--") + option + ": '" + text + "' is not a valid number");
+  return value;
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+// One warm-up call, then `runs` timed calls; returns the times in ms.
+template <class Solve>
+std::vector<double> time_runs(int runs, Solve solve) {
+  solve();
+  std::vector<double> times_ms;
+  for (int r = 0; r < runs; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    solve();
+    times_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  return times_ms;
+}
+
+// A vertex with out-arcs, chosen from the seed (GAP also picks random
+// non-isolated sources): vertex 0 of a permuted R-MAT graph is often isolated.
+template <class Weight>
+graph::vertex_id pick_source(const graph::Csr<Weight>& g, std::uint64_t seed) {
+  for (std::uint64_t i = 0; i < 1000; ++i) {
+    const auto v = static_cast<graph::vertex_id>(graph::splitmix64(seed * 1000003 + i) % g.num_vertices);
+    if (g.out_degree(v) > 0) return v;
+  }
+  for (graph::vertex_id v = 0; v < g.num_vertices; ++v)
+    if (g.out_degree(v) > 0) return v;
+  return 0;
+}
+
+// Integer weights must match exactly; float within relative 1e-6 (another
+// relaxation order can round along another, equally short path).
+template <class Dist>
+std::uint64_t count_mismatches(const std::vector<Dist>& expected, const std::vector<Dist>& actual) {
+  std::uint64_t bad = 0;
+  for (std::size_t v = 0; v < expected.size(); ++v) {
+    if constexpr (std::is_floating_point_v<Dist>) {
+      if (std::isinf(expected[v]) || std::isinf(actual[v])) {
+        bad += std::isinf(expected[v]) != std::isinf(actual[v]);
+      } else {
+        bad += std::fabs(expected[v] - actual[v]) > 1e-6 * std::max<Dist>(1, expected[v]);
+      }
+    } else {
+      bad += expected[v] != actual[v];
+    }
+  }
+  return bad;
+}
+
+void print_row(const char* solver, int threads, const std::vector<double>& times_ms, double mteps,
+               double speedup, const std::string& delta, const std::string& rule, std::uint64_t phases, double work,
+               const std::string& check) {
+  std::printf("  %-15s %7d %10.3f %10.3f %9.1f %8.2fx %10s %8s %9llu %6.2f  %s\n", solver, threads,
+              median(times_ms), *std::min_element(times_ms.begin(), times_ms.end()), mteps, speedup, delta.c_str(),
+              rule.c_str(), static_cast<unsigned long long>(phases), work, check.c_str());
+}
+
+// The deltas to try: explicit values, or auto_delta(g, c) for each c.
+struct DeltaChoice {
+  double delta;
+  std::string label;  // "c=0.5" or "fixed"
+};
+
+template <class Weight>
+std::vector<DeltaChoice> resolve_deltas(const graph::Csr<Weight>& g, const BenchOptions& options) {
+  std::vector<DeltaChoice> out;
+  if (!options.deltas.empty()) {
+    for (const double d : options.deltas) out.push_back({d, "fixed"});
+    return out;
+  }
+  for (const double c : options.delta_cs) {
+    char label[32];
+    std::snprintf(label, sizeof(label), "c=%g", c);
+    out.push_back({graph::auto_delta(g, c), label});
+  }
+  return out;
+}
+
+template <class Weight>
+json bench_graph(const std::string& name, const graph::Csr<Weight>& g, graph::vertex_id id_base,
+                 const std::string& weight_rule, double prepare_s, const BenchOptions& options, bool& all_ok) {
+  graph::vertex_id source = 0;
+  if (options.source >= 0) {
+    if (options.source < id_base || static_cast<std::uint64_t>(options.source) - id_base >= g.num_vertices)
+      bad_argument("--source " + std::to_string(options.source) + " is not a vertex of " + name);
+    source = static_cast<graph::vertex_id>(options.source - id_base);
+  } else {
+    source = pick_source(g, options.seed);
+  }
+  const std::vector<DeltaChoice> deltas = resolve_deltas(g, options);
+
+  std::vector<graph::distance_t<Weight>> reference;
+  graph::CpuSolveStats dijkstra_stats;
+  const auto dijkstra_ms =
+      time_runs(options.runs, [&] { reference = graph::dijkstra(g, source, nullptr, &dijkstra_stats); });
+  const graph::ReachStats reach = graph::reach_stats(g, reference);
+  const double dijkstra_median = median(dijkstra_ms);
+
+  std::printf("\n== %s  (generated or loaded in %.2f s)\n", name.c_str(), prepare_s);
+  std::printf("   %u vertices, %llu arcs, %s weights (%s); source %llu (id base %u); reached %llu vertices, "
+              "%llu arcs\n",
+              g.num_vertices, static_cast<unsigned long long>(g.num_arcs()),
+              std::is_same_v<Weight, float> ? "float" : "integer", weight_rule.c_str(),
+              static_cast<unsigned long long>(source) + id_base, id_base,
+              static_cast<unsigned long long>(reach.reached_vertices),
+              static_cast<unsigned long long>(reach.reached_arcs));
+  std::printf("  %-15s %7s %10s %10s %9s %9s %10s %8s %9s %6s  %s\n", "solver", "threads", "median_ms", "min_ms",
+              "MTEPS", "speedup", "delta", "rule", "phases", "work", "check");
+  const double dijkstra_mteps = graph::mteps(reach.reached_arcs, dijkstra_median);
+  print_row("dijkstra", 1, dijkstra_ms, dijkstra_mteps, 1.0, "-", "-", dijkstra_stats.phases,
+            graph::work_ratio(dijkstra_stats.relaxations, reach.reached_arcs), "reference");
+
+  json record = {{"graph", name},
+                 {"vertices", g.num_vertices},
+                 {"arcs", g.num_arcs()},
+                 {"weight_type", std::is_same_v<Weight, float> ? "float" : "integer"},
+                 {"weights", weight_rule},
+                 {"source", static_cast<std::uint64_t>(source) + id_base},
+                 {"id_base", id_base},
+                 {"reached_vertices", reach.reached_vertices},
+                 {"reached_arcs", reach.reached_arcs},
+                 {"prepare_s", prepare_s},
+                 {"dijkstra", {{"times_ms", dijkstra_ms}, {"median_ms", dijkstra_median}, {"mteps", dijkstra_mteps}}},
+                 {"delta_stepping", json::array()},
+                 {"best_delta_stepping", json::array()}};
+
+  for (const int threads : options.threads) {
+    double best_ms = 0;
+    const DeltaChoice* best = nullptr;
+    for (const DeltaChoice& choice : deltas) {
+      std::vector<graph::distance_t<Weight>> dist;
+      graph::CpuSolveStats stats;
+      const auto times_ms =
+          time_runs(options.runs, [&] { dist = graph::delta_stepping(g, source, choice.delta, threads, &stats); });
+      const std::uint64_t mismatches = count_mismatches(reference, dist);
+      all_ok = all_ok && mismatches == 0;
+      const double median_ms = median(times_ms);
+      const double rate = graph::mteps(reach.reached_arcs, median_ms);
+      const double work = graph::work_ratio(stats.relaxations, reach.reached_arcs);
+      char delta_text[32];
+      std::snprintf(delta_text, sizeof(delta_text), "%.6g", choice.delta);
+      print_row("delta-stepping", threads, times_ms, rate, dijkstra_median / median_ms, delta_text,
+                choice.label, stats.phases, work,
+                mismatches == 0 ? "ok" : "MISMATCH (" + std::to_string(mismatches) + " vertices)");
+      record["delta_stepping"].push_back({{"threads", threads},
+                                          {"delta", choice.delta},
+                                          {"delta_rule", choice.label},
+                                          {"times_ms", times_ms},
+                                          {"median_ms", median_ms},
+                                          {"mteps", rate},
+                                          {"speedup_over_dijkstra", dijkstra_median / median_ms},
+                                          {"phases", stats.phases},
+                                          {"relaxations", stats.relaxations},
+                                          {"work_ratio", work},
+                                          {"mismatches", mismatches}});
+      if (!best || median_ms < best_ms) {
+        best = &choice;
+        best_ms = median_ms;
+      }
+    }
+    if (deltas.size() > 1) {
+      std::printf("  best at %2d threads: %.3f ms, %.1f MTEPS, %.2fx Dijkstra, delta %.6g (%s)\n", threads, best_ms,
+                  graph::mteps(reach.reached_arcs, best_ms), dijkstra_median / best_ms, best->delta,
+                  best->label.c_str());
+    }
+    record["best_delta_stepping"].push_back({{"threads", threads},
+                                             {"median_ms", best_ms},
+                                             {"mteps", graph::mteps(reach.reached_arcs, best_ms)},
+                                             {"speedup_over_dijkstra", dijkstra_median / best_ms},
+                                             {"delta", best->delta},
+                                             {"delta_rule", best->label}});
+  }
+  std::fflush(stdout);
+  return record;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string generate_text, graph_text, threads_text, seed_text, json_path, source_text, delta_text, delta_c_text;
+  BenchOptions options;
+  const int max_threads = omp_get_max_threads();
+  po::options_description description(
+      "Usage: cpu_sssp_bench [--generate SPEC[,SPEC...]] [--graph FILE[,FILE...]] [options]\n"
+      "Times Dijkstra and parallel delta-stepping (median of --runs after one warm-up).\n"
+      "SPEC: rmat:SCALE:EF[:A:B:C:D], grid:ROWS:COLS, urand:N:DEG (see graphgen --help).\n"
+      "Options");
+  description.add_options()                                                                             //
+      ("help,h", "print this help")                                                                     //
+      ("generate,g", po::value(&generate_text), "generated graphs (default rmat:16:16,grid:256:256 when no --graph)")
+      ("graph", po::value(&graph_text), "graph files (.mtx, .gr, .el, .bin), comma separated")          //
+      ("undirected", po::bool_switch(&options.undirected), "symmetrise directed graph files")           //
+      ("threads,t", po::value(&threads_text)->default_value("1,2," + std::to_string(max_threads)),
+       "delta-stepping thread counts, comma separated")                                                 //
+      ("runs,r", po::value(&options.runs)->default_value(5), "timed runs per measurement (after one warm-up)")
+      ("weights,w", po::value(&options.weights)->default_value("file"),
+       "file (generated graphs: random:1:1000), unit, random or random:LO:HI")                          //
+      ("seed,s", po::value(&seed_text)->default_value("1"), "seed of generators, weights and source choice")
+      ("delta,d", po::value(&delta_text)->default_value("auto"),
+       "auto, or bucket widths to try, comma separated")                                              //
+      ("delta-c", po::value(&delta_c_text)->default_value("0.125,0.5,2,8,32"),
+       "with --delta auto: the c values of delta = c * mean weight / mean degree to try (32 is DESIGN.md's GPU "
+       "default; small c suits CPUs on power-law graphs, GAP runs kron with delta 2 for weights 1..255)")
+      ("source", po::value(&source_text), "source vertex in the graph's ids (default: seeded random vertex with arcs)")
+      ("json", po::value(&json_path), "also write all measurements to this JSON file");
+
+  try {
+    po::variables_map vm;
+    po::store(po::command_line_parser(argc, argv).options(description).run(), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+      std::cout << description << "\n";
+      return 0;
+    }
+    options.specs = split_commas(generate_text);
+    options.files = split_commas(graph_text);
+    if (options.specs.empty() && options.files.empty()) options.specs = {"rmat:16:16", "grid:256:256"};
+    for (const auto& t : split_commas(threads_text)) {
+      const int threads = parse_number<int>(t, "threads");
+      if (threads < 1) bad_argument("--threads: thread counts must be at least 1");
+      if (std::find(options.threads.begin(), options.threads.end(), threads) == options.threads.end())
+        options.threads.push_back(threads);
+    }
+    if (options.threads.empty()) bad_argument("--threads: no thread count given");
+    if (options.runs < 1) bad_argument("--runs must be at least 1");
+    options.seed = parse_number<std::uint64_t>(seed_text, "seed");
+    if (!source_text.empty()) options.source = parse_number<std::int64_t>(source_text, "source");
+    if (delta_text != "auto") {
+      for (const auto& d : split_commas(delta_text)) {
+        const double delta = parse_number<double>(d, "delta");
+        if (!(delta > 0) || !std::isfinite(delta)) bad_argument("--delta: '" + d + "' is not a positive bucket width");
+        options.deltas.push_back(delta);
+      }
+      if (options.deltas.empty()) bad_argument("--delta: no value given");
+    }
+    for (const auto& c_text : split_commas(delta_c_text)) {
+      const double c = parse_number<double>(c_text, "delta-c");
+      if (!(c > 0) || !std::isfinite(c)) bad_argument("--delta-c: '" + c_text + "' is not positive");
+      options.delta_cs.push_back(c);
+    }
+    if (options.deltas.empty() && options.delta_cs.empty()) bad_argument("--delta-c: no value given");
+    const graph::WeightRule rule = graph::WeightRule::parse(options.weights, options.seed);
+    std::vector<graph::GeneratorSpec> specs;
+    for (const auto& spec : options.specs) specs.push_back(graph::GeneratorSpec::parse(spec));
+
+    std::printf("cpu_sssp_bench: %d hardware threads available (omp_get_max_threads), runs %d after one warm-up, "
+                "delta %s%s%s\n",
+                max_threads, options.runs, delta_text.c_str(), delta_text == "auto" ? " with c in " : "",
+                delta_text == "auto" ? delta_c_text.c_str() : "");
+    for (const int threads : options.threads)
+      if (threads > max_threads)
+        std::printf("warning: %d threads requested but only %d available: oversubscribed\n", threads, max_threads);
+
+    bool all_ok = true;
+    json report = {{"benchmark", "cpu_sssp_bench"},
+                   {"max_threads", max_threads},
+                   {"runs", options.runs},
+                   {"seed", options.seed},
+                   {"graphs", json::array()}};
+    for (const auto& spec : specs) {
+      const auto start = std::chrono::steady_clock::now();
+      const graph::IntCsr g = graph::generate(spec, rule, options.seed);
+      const double prepare_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      report["graphs"].push_back(
+          bench_graph(spec.describe(), g, 0, rule.for_pattern_file().describe(), prepare_s, options, all_ok));
+    }
+    for (const auto& file : options.files) {
+      graph::LoadOptions load_options;
+      load_options.undirected = options.undirected;
+      load_options.weights = rule;
+      load_options.progress = false;
+      graph::LoadReport load_report;
+      const graph::AnyCsr any = graph::load_graph(file, load_options, &load_report);
+      std::visit(
+          [&](const auto& g) {
+            report["graphs"].push_back(bench_graph(file, g, load_report.id_base, load_report.weight_rule,
+                                                   load_report.total_seconds, options, all_ok));
+          },
+          any);
+    }
+    if (!json_path.empty()) {
+      std::ofstream out(json_path);
+      out << report.dump(2) << "\n";
+      if (!out) throw std::runtime_error("cannot write " + json_path);
+    }
+    if (!all_ok) {
+      std::fprintf(stderr, "cpu_sssp_bench: delta-stepping disagreed with Dijkstra\n");
+      return 1;
+    }
+  } catch (const po::error& e) {
+    std::cerr << "cpu_sssp_bench: " << e.what() << "\n(try --help)\n";
+    return 2;
+  } catch (const graph::InputError& e) {
+    std::cerr << "cpu_sssp_bench: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "cpu_sssp_bench: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
