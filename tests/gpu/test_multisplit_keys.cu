@@ -1,0 +1,54 @@
+// Key-only multisplit, every method against the CPU reference (issue 3's
+// matrix): sizes 0 .. 2^24, bucket counts 1 .. 4096 (powers of two and not),
+// uniform / one-bucket / zipf / binomial bucket distributions. Output keys
+// and offsets must match exactly, which checks stability too.
+#include "gpu_test_support.cuh"
+
+#include "../../multisplit/testing/method_cases.cuh"
+
+namespace {
+
+using multisplit_test::Dist;
+
+class MultisplitKeys : public ::testing::TestWithParam<Dist> {};
+
+TEST_P(MultisplitKeys, SmallSizesEveryBucketCount) {
+  SKIP_IF_NO_GPU();
+  for (const std::uint32_t n : multisplit_test::small_sizes())
+    for (const std::uint32_t m : multisplit_test::bucket_counts()) {
+      multisplit_test::check_methods<multisplit::detail::NullValue>(n, m, GetParam(), multisplit_test::all_methods());
+      if (HasFailure()) return;
+    }
+}
+
+TEST_P(MultisplitKeys, MillionPlusSevenEveryBucketCount) {
+  SKIP_IF_NO_GPU();
+  for (const std::uint32_t m : multisplit_test::bucket_counts()) {
+    multisplit_test::check_methods<multisplit::detail::NullValue>((1u << 20) + 7, m, GetParam(),
+                                                                  multisplit_test::all_methods());
+    if (HasFailure()) return;
+  }
+}
+
+TEST_P(MultisplitKeys, SixteenMillion) {
+  SKIP_IF_NO_GPU();
+  // Every bucket count for uniform keys; a spread of them for the skewed ones
+  // (keeps the suite within its time budget).
+  const std::vector<std::uint32_t> few = {2, 33, 257, 4096};
+  const auto& ms = GetParam() == Dist::Uniform ? multisplit_test::bucket_counts() : few;
+  for (const std::uint32_t m : ms) {
+    multisplit_test::check_methods<multisplit::detail::NullValue>(1u << 24, m, GetParam(),
+                                                                  multisplit_test::all_methods());
+    if (HasFailure()) return;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Distributions, MultisplitKeys,
+                         ::testing::Values(Dist::Uniform, Dist::OneBucket, Dist::Zipf, Dist::Binomial),
+                         [](const ::testing::TestParamInfo<Dist>& info) {
+                           std::string name = multisplit_test::to_string(info.param);
+                           name.erase(std::remove(name.begin(), name.end(), '-'), name.end());
+                           return name;
+                         });
+
+}  // namespace

@@ -1,0 +1,60 @@
+// Key-value multisplit (4-byte keys with 4- and 8-byte values), every method
+// against the CPU reference: keys, values and offsets must match exactly.
+#include "gpu_test_support.cuh"
+
+#include "../../multisplit/testing/method_cases.cuh"
+
+namespace {
+
+using multisplit_test::Dist;
+
+class MultisplitPairs : public ::testing::TestWithParam<Dist> {};
+
+TEST_P(MultisplitPairs, SmallSizesEveryBucketCount32BitValues) {
+  SKIP_IF_NO_GPU();
+  for (const std::uint32_t n : multisplit_test::small_sizes())
+    for (const std::uint32_t m : multisplit_test::bucket_counts()) {
+      multisplit_test::check_methods<std::uint32_t>(n, m, GetParam(), multisplit_test::all_methods());
+      if (HasFailure()) return;
+    }
+}
+
+TEST_P(MultisplitPairs, SmallSizesEveryBucketCount64BitValues) {
+  SKIP_IF_NO_GPU();
+  for (const std::uint32_t n : multisplit_test::small_sizes())
+    for (const std::uint32_t m : multisplit_test::bucket_counts()) {
+      multisplit_test::check_methods<std::uint64_t>(n, m, GetParam(), multisplit_test::all_methods());
+      if (HasFailure()) return;
+    }
+}
+
+TEST_P(MultisplitPairs, MillionPlusSevenEveryBucketCount) {
+  SKIP_IF_NO_GPU();
+  for (const std::uint32_t m : multisplit_test::bucket_counts()) {
+    multisplit_test::check_methods<std::uint32_t>((1u << 20) + 7, m, GetParam(), multisplit_test::all_methods());
+    if (HasFailure()) return;
+    multisplit_test::check_methods<std::uint64_t>((1u << 20) + 7, m, GetParam(), multisplit_test::all_methods());
+    if (HasFailure()) return;
+  }
+}
+
+TEST_P(MultisplitPairs, SixteenMillion) {
+  SKIP_IF_NO_GPU();
+  const std::vector<std::uint32_t> few = {2, 33, 257, 4096};
+  for (const std::uint32_t m : few) {
+    multisplit_test::check_methods<std::uint32_t>(1u << 24, m, GetParam(), multisplit_test::all_methods());
+    if (HasFailure()) return;
+    multisplit_test::check_methods<std::uint64_t>(1u << 24, m, GetParam(), multisplit_test::all_methods());
+    if (HasFailure()) return;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Distributions, MultisplitPairs,
+                         ::testing::Values(Dist::Uniform, Dist::OneBucket, Dist::Zipf, Dist::Binomial),
+                         [](const ::testing::TestParamInfo<Dist>& info) {
+                           std::string name = multisplit_test::to_string(info.param);
+                           name.erase(std::remove(name.begin(), name.end(), '-'), name.end());
+                           return name;
+                         });
+
+}  // namespace
