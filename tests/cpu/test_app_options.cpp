@@ -233,6 +233,11 @@ TEST(AppOptions, DeltaSweepDefaultsAndLists) {
   EXPECT_DOUBLE_EQ(listed.sweep[1].value, 250);
   EXPECT_TRUE(listed.sweep[2].times_auto);
   EXPECT_DOUBLE_EQ(listed.sweep[2].value, 2);
+
+  const AppOptions spaced = parse({"--delta-sweep", "1x,3x", "--validate"});
+  ASSERT_EQ(spaced.sweep.size(), 2u);
+  EXPECT_DOUBLE_EQ(spaced.sweep[1].value, 3);
+  EXPECT_TRUE(spaced.validate);
 }
 
 TEST(AppOptions, DeltaAutoOrValue) {
