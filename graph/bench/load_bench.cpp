@@ -83,7 +83,8 @@ std::uint64_t generate_mtx(const std::string& path, double megabytes, int thread
     std::string& out = bodies[static_cast<std::size_t>(p)];
     const std::size_t budget = target / static_cast<std::size_t>(parts);
     out.reserve(budget + 64);
-    std::uint64_t state = 0x1234567ull + static_cast<std::uint64_t>(p) * 0x9E3779B97F4A7C15ull;
+    // Independent streams: hashed, not consecutive, starting points.
+    std::uint64_t state = graph::splitmix64(0x5EEDull * 1000003 + static_cast<std::uint64_t>(p));
     char line[64];
     while (out.size() < budget) {
       const auto [u, v] = rmat_edge(state, scale);

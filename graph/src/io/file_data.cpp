@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -125,7 +127,7 @@ void gunzip(const std::string& path, const unsigned char* in, std::size_t in_byt
 
 }  // namespace
 
-FileData FileData::open(const std::string& path) {
+FileData FileData::open(const std::string& path, bool progress) {
   FileData out;
   Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) cannot_open(path, "cannot open", errno);
@@ -166,7 +168,12 @@ FileData FileData::open(const std::string& path) {
   const auto* bytes = reinterpret_cast<const unsigned char*>(out.data_);
   if (has_gzip_magic(bytes, out.size_)) {
     RawBuffer text;
+    const auto start = std::chrono::steady_clock::now();
     gunzip(path, bytes, out.size_, text);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (progress && seconds > 1.0)
+      std::fprintf(stderr, "%s: decompressed %.1f MB to %.1f MB in %.2f s\n", path.c_str(),
+                   static_cast<double>(out.size_) / 1e6, static_cast<double>(text.size) / 1e6, seconds);
     const std::uint64_t on_disk = out.file_bytes_;
     out.release();
     out.file_bytes_ = on_disk;

@@ -198,7 +198,7 @@ AnyCsr load_graph(const std::string& path, const LoadOptions& options, LoadRepor
 
   io::ParsedGraph parsed;
   {
-    const io::FileData file = io::FileData::open(path);
+    const io::FileData file = io::FileData::open(path, options.progress);
     io::ReadOptions read_options;
     read_options.weights = options.weights;
     read_options.threads = options.threads;

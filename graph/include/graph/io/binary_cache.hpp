@@ -12,13 +12,15 @@
 //   56  u64 input entries  64 u64 self-loops dropped  72 u64 duplicates dropped
 //   80  f64 seconds the original parse + build took
 //   88  u32 bytes of the rule key    92  u32 bytes of the applied rule
-//   96  u64 checksum (over every byte of the file except these 8)
+//   96  u64 checksum (see below)
 //   104 reserved (zero) up to 128
 //   then rule key, applied rule, zero padding to 8,
 //   offsets (vertices + 1 u64), targets (arcs u32), weights (arcs u32/float),
 //   each padded to 8 bytes.
-// The checksum is a 64-bit FNV-1a variant over 8-byte words (four lanes,
-// then combined), fast enough to check at memory speed.
+// The checksum: a 64-bit FNV-1a variant over 8-byte words (four lanes, then
+// mixed) of the header (less its checksum field) and the strings, chained
+// with one digest per array; an array's digest chains the digests of its
+// 1 MiB blocks, which are computed in parallel. Padding is not covered.
 #pragma once
 
 #include <cstdint>

@@ -14,8 +14,9 @@ class FileData {
   // is called, and inflated into memory before parsing. Throws
   // InputError(CannotOpen) when the file cannot be opened or read, and for
   // gzip input InputError(Truncated) when the stream ends early or
-  // InputError(BadToken) when it is corrupt.
-  static FileData open(const std::string& path);
+  // InputError(BadToken) when it is corrupt. With progress, a decompression
+  // that takes more than about a second is reported on stderr.
+  static FileData open(const std::string& path, bool progress = false);
 
   FileData() = default;
   FileData(FileData&& other) noexcept;
