@@ -4,9 +4,11 @@
 // priority order at all, so on weighted graphs it re-relaxes vertices many
 // times (work ratio well above 1) but needs no bucket bookkeeping.
 //
-// The loop stays on the device: one kernel launch per round. The last block
-// of each launch swaps the frontier queues and detects the end, so the host
-// only enqueues rounds in growing batches and reads one status word per batch.
+// The loop stays on the device: a single-block kernel runs rounds while the
+// frontier is small (small_frontier.cuh), otherwise one multi-block launch per
+// round whose last block swaps the frontier queues and detects the end. The
+// host only enqueues these in growing batches and reads one status block per
+// batch.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -17,6 +19,7 @@
 
 #include "sssp/cuda_check.cuh"
 #include "sssp/relax.cuh"
+#include "sssp/small_frontier.cuh"
 #include "sssp/workspace.cuh"
 
 namespace sssp::detail {
@@ -37,8 +40,38 @@ struct BellmanFordState {
 template <class Codec>
 struct BfSink {
   QueueAppender out;
+  __device__ __forceinline__ bool queued(std::uint32_t u) const { return out.queued(u); }
   __device__ __forceinline__ void improved(std::uint32_t v, typename Codec::Dist) const { out.push(v); }
 };
+
+// This round's frontier and output, read through volatile loads (the state
+// changes between rounds of the single-block loop).
+struct BfRound {
+  std::uint32_t p, count;
+  const std::uint32_t* frontier;
+  QueueAppender out;
+};
+
+__device__ __forceinline__ BfRound bf_round(BellmanFordState* st, std::uint32_t* stamps) {
+  BfRound r;
+  r.p = volatile_load(&st->parity);
+  r.count = volatile_load(&st->count[r.p]);
+  r.frontier = volatile_load(&st->queue[r.p]);
+  r.out = QueueAppender{volatile_load(&st->queue[r.p ^ 1]), &st->count[r.p ^ 1], volatile_load(&st->capacity), stamps,
+                        volatile_load(&st->stamp), &st->overflow};
+  return r;
+}
+
+// End of a round (one thread, after every relaxation of the round).
+__device__ __forceinline__ void bf_end_round(BellmanFordState* st, const BfRound& r) {
+  const std::uint32_t next = volatile_load(&st->count[r.p ^ 1]);
+  if (r.count > 0) ++st->iterations;
+  st->count[r.p] = 0;
+  st->parity = r.p ^ 1;
+  ++st->stamp;
+  if (next > st->capacity) st->overflow = 1;
+  if (next == 0 || volatile_load(&st->overflow)) st->done = 1;
+}
 
 template <class Codec>
 __global__ void __launch_bounds__(kRelaxBlock) bellman_ford_round(GraphView<typename Codec::Weight> g,
@@ -46,20 +79,30 @@ __global__ void __launch_bounds__(kRelaxBlock) bellman_ford_round(GraphView<type
                                                                   BellmanFordState* st, bool track_pred) {
   __shared__ RelaxShared<Codec> sh;
   if (volatile_load(&st->done)) return;  // every block sees the same value: kernel boundary
-  const std::uint32_t p = st->parity;
-  const std::uint32_t count = st->count[p];
-  BfSink<Codec> sink{QueueAppender{st->queue[p ^ 1], &st->count[p ^ 1], st->capacity, stamps, st->stamp, &st->overflow}};
-  relax_frontier<Codec>(g, labels, st->queue[p], count, track_pred, sink, sh, &st->relaxations);
-
+  const BfRound r = bf_round(st, stamps);
+  relax_frontier<Codec>(g, labels, r.frontier, r.count, track_pred, BfSink<Codec>{r.out}, sh, &st->relaxations);
   if (last_block_done(&st->blocks_done) && threadIdx.x == 0) {
-    const std::uint32_t next = volatile_load(&st->count[p ^ 1]);
-    if (count > 0) ++st->iterations;
-    st->count[p] = 0;
-    st->parity = p ^ 1;
-    ++st->stamp;
-    if (next > st->capacity) st->overflow = 1;
-    if (next == 0 || st->overflow) st->done = 1;
+    bf_end_round(st, r);
     st->blocks_done = 0;
+  }
+}
+
+// The single-block loop (small_frontier.cuh): rounds while the frontier is small.
+template <class Codec>
+__global__ void __launch_bounds__(kSmallBlock) bellman_ford_small(GraphView<typename Codec::Weight> g,
+                                                                  label_t* labels, std::uint32_t* stamps,
+                                                                  BellmanFordState* st, bool track_pred) {
+  __shared__ SmallShared<Codec> sh;
+  for (;;) {
+    if (volatile_load(&st->done)) return;  // written by thread 0 before the last __syncthreads
+    const BfRound r = bf_round(st, stamps);
+    if (!frontier_is_small<Codec>(g, r.frontier, r.count, sh)) return;
+    relax_frontier<Codec, kSmallBlock>(g, labels, r.frontier, r.count, track_pred, BfSink<Codec>{r.out}, sh.relax,
+                                       &st->relaxations);
+    __threadfence_block();
+    __syncthreads();
+    if (threadIdx.x == 0) bf_end_round(st, r);
+    __syncthreads();
   }
 }
 
@@ -98,6 +141,9 @@ StrategyStats run_bellman_ford(const Workspace<typename Codec::Weight>& ws, std:
   SSSP_CUDA_CHECK(cudaMemcpyAsync(d_state, h_state, sizeof init, cudaMemcpyHostToDevice, ws.stream));
 
   run_device_loop(d_state, h_state, ws.stream, [&] {
+    bellman_ford_small<Codec><<<1, kSmallBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a, d_state,
+                                                                ws.track_pred);
+    SSSP_CHECK_LAUNCH("bellman_ford_small");
     bellman_ford_round<Codec><<<ws.relax_grid, kRelaxBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a,
                                                                             d_state, ws.track_pred);
     SSSP_CHECK_LAUNCH("bellman_ford_round");

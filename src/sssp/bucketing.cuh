@@ -87,6 +87,7 @@ struct DistanceBuckets {
 template <class Codec>
 struct BucketSink {
   QueueAppender out;
+  __device__ __forceinline__ bool queued(std::uint32_t u) const { return out.queued(u); }
   __device__ __forceinline__ void improved(std::uint32_t v, typename Codec::Dist) const { out.push(v); }
 };
 

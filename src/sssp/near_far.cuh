@@ -14,8 +14,10 @@
 //   because of a gap in the distances; it still grows by at least delta.
 // - The far pile is de-duplicated per split epoch (a vertex appears in it at
 //   most once), which bounds it by n.
-// One round = one relax launch (its last block does the bookkeeping) plus
-// one split launch that exits at once unless the near set ran empty.
+// Rounds run in a single-block kernel while the near set and the far pile are
+// small (small_frontier.cuh); otherwise one round = one relax launch (its
+// last block does the bookkeeping) plus one split launch that exits at once
+// unless the near set ran empty. The host enqueues these in batches.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -25,6 +27,7 @@
 #include "sssp/bellman_ford.cuh"  // run_device_loop
 #include "sssp/cuda_check.cuh"
 #include "sssp/relax.cuh"
+#include "sssp/small_frontier.cuh"
 #include "sssp/workspace.cuh"
 
 namespace sssp::detail {
@@ -48,6 +51,7 @@ struct NearFarState {
   std::uint32_t overflow;
   std::uint32_t near_capacity, far_capacity;
   unsigned blocks_done;
+  unsigned split_blocks_done;
   Dist threshold;       // near: distance < threshold
   Dist old_threshold;   // during a split: entries below it are stale
   typename Codec::Delta delta;
@@ -64,6 +68,7 @@ struct NearFarSink {
   typename Codec::Dist threshold;
   unsigned long long* far_min_key;
 
+  __device__ __forceinline__ bool queued(std::uint32_t u) const { return near_out.queued(u); }
   __device__ __forceinline__ void improved(std::uint32_t v, typename Codec::Dist nd) const {
     if (nd < threshold) {
       near_out.push(v);
@@ -77,66 +82,75 @@ struct NearFarSink {
 
 template <class Codec>
 __device__ __forceinline__ QueueAppender far_appender(NearFarState<Codec>* st, std::uint32_t* stamps_far) {
-  return QueueAppender{st->far[st->far_parity], &st->far_count, st->far_capacity, stamps_far, st->far_epoch,
-                       &st->overflow};
+  return QueueAppender{volatile_load(&st->far[volatile_load(&st->far_parity)]), &st->far_count,
+                       volatile_load(&st->far_capacity), stamps_far, volatile_load(&st->far_epoch), &st->overflow};
 }
 
+// This round's frontier and sink, read through volatile loads (the state
+// changes between rounds of the single-block loop).
 template <class Codec>
-__global__ void __launch_bounds__(kRelaxBlock) near_far_relax(GraphView<typename Codec::Weight> g, label_t* labels,
-                                                              std::uint32_t* stamps_near, std::uint32_t* stamps_far,
-                                                              NearFarState<Codec>* st, bool track_pred) {
-  __shared__ RelaxShared<Codec> sh;
-  if (volatile_load(&st->done)) return;
-  const std::uint32_t p = st->near_parity;
-  const std::uint32_t count = st->near_count[p];
-  const NearFarSink<Codec> sink{
-      QueueAppender{st->near[p ^ 1], &st->near_count[p ^ 1], st->near_capacity, stamps_near, st->near_stamp,
-                    &st->overflow},
-      far_appender(st, stamps_far), st->threshold, &st->far_min_key};
-  relax_frontier<Codec>(g, labels, st->near[p], count, track_pred, sink, sh, &st->relaxations);
+struct NearFarRound {
+  std::uint32_t p, count;
+  const std::uint32_t* frontier;
+  NearFarSink<Codec> sink;
+};
 
-  if (last_block_done(&st->blocks_done) && threadIdx.x == 0) {
-    const std::uint32_t next = volatile_load(&st->near_count[p ^ 1]);
-    const std::uint32_t far = volatile_load(&st->far_count);
-    if (count > 0) ++st->iterations;
-    st->near_count[p] = 0;
-    st->near_parity = p ^ 1;
-    st->split_active = 0;
-    if (next > st->near_capacity || far > st->far_capacity) st->overflow = 1;
-    if (st->overflow || (next == 0 && far == 0)) {
-      st->done = 1;
-    } else if (next == 0) {
-      // Near set empty: advance the threshold and split the far pile.
-      st->old_threshold = st->threshold;
-      st->threshold = next_threshold(st->threshold, Codec::dist_from_key(volatile_load(&st->far_min_key)), st->delta);
-      st->split_count = far;
-      st->far_count = 0;
-      st->far_parity ^= 1;
-      ++st->far_epoch;
-      st->far_min_key = Codec::inf_key();
-      st->split_stamp = ++st->stamp_seq;
-      st->split_active = 1;
-      ++st->phases;
-    }
-    st->near_stamp = ++st->stamp_seq;
-    st->blocks_done = 0;
+template <class Codec>
+__device__ __forceinline__ NearFarRound<Codec> near_far_round(NearFarState<Codec>* st, std::uint32_t* stamps_near,
+                                                               std::uint32_t* stamps_far) {
+  NearFarRound<Codec> r;
+  r.p = volatile_load(&st->near_parity);
+  r.count = volatile_load(&st->near_count[r.p]);
+  r.frontier = volatile_load(&st->near[r.p]);
+  r.sink = NearFarSink<Codec>{QueueAppender{volatile_load(&st->near[r.p ^ 1]), &st->near_count[r.p ^ 1],
+                                            volatile_load(&st->near_capacity), stamps_near,
+                                            volatile_load(&st->near_stamp), &st->overflow},
+                              far_appender(st, stamps_far), volatile_load(&st->threshold), &st->far_min_key};
+  return r;
+}
+
+// End of a relax round (one thread, after all of the round's relaxations):
+// swap the near queues; if the near set is empty, start a split.
+template <class Codec>
+__device__ void near_far_end_round(NearFarState<Codec>* st, const NearFarRound<Codec>& r) {
+  const std::uint32_t next = volatile_load(&st->near_count[r.p ^ 1]);
+  const std::uint32_t far = volatile_load(&st->far_count);
+  if (r.count > 0) ++st->iterations;
+  st->near_count[r.p] = 0;
+  st->near_parity = r.p ^ 1;
+  if (next > st->near_capacity || far > st->far_capacity) st->overflow = 1;
+  if (volatile_load(&st->overflow) || (next == 0 && far == 0)) {
+    st->done = 1;
+  } else if (next == 0) {
+    // Near set empty: advance the threshold and split the far pile.
+    st->old_threshold = st->threshold;
+    st->threshold = next_threshold(st->threshold, Codec::dist_from_key(volatile_load(&st->far_min_key)), st->delta);
+    st->split_count = far;
+    st->far_count = 0;
+    st->far_parity ^= 1;
+    ++st->far_epoch;
+    st->far_min_key = Codec::inf_key();
+    st->split_stamp = ++st->stamp_seq;
+    st->split_active = 1;
+    ++st->phases;
   }
+  st->near_stamp = ++st->stamp_seq;
 }
 
+// Splits entries [first, split_count) of the old far pile, stride apart.
 template <class Codec>
-__global__ void near_far_split(const label_t* labels, std::uint32_t* stamps_near, std::uint32_t* stamps_far,
-                               NearFarState<Codec>* st) {
-  if (!volatile_load(&st->split_active)) return;
-  const std::uint32_t n = st->split_count;
-  const std::uint32_t* items = st->far[st->far_parity ^ 1];
-  const auto lo = st->old_threshold;
-  const auto hi = st->threshold;
+__device__ void near_far_split_items(const label_t* labels, std::uint32_t* stamps_near, std::uint32_t* stamps_far,
+                                     NearFarState<Codec>* st, std::uint32_t first, std::uint32_t stride) {
+  const std::uint32_t n = volatile_load(&st->split_count);
+  const std::uint32_t* items = volatile_load(&st->far[volatile_load(&st->far_parity) ^ 1]);
+  const auto lo = volatile_load(&st->old_threshold);
+  const auto hi = volatile_load(&st->threshold);
   // The near set being rebuilt is this round's frontier, which is empty.
-  const std::uint32_t p = st->near_parity;
-  const QueueAppender near_out{st->near[p], &st->near_count[p], st->near_capacity, stamps_near, st->split_stamp,
-                              &st->overflow};
+  const std::uint32_t p = volatile_load(&st->near_parity);
+  const QueueAppender near_out{volatile_load(&st->near[p]), &st->near_count[p], volatile_load(&st->near_capacity),
+                              stamps_near, volatile_load(&st->split_stamp), &st->overflow};
   const QueueAppender far_out = far_appender(st, stamps_far);
-  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+  for (std::uint32_t i = first; i < n; i += stride) {
     const std::uint32_t v = items[i];
     const auto d = Codec::dist(load_label(labels + v));
     if (d < lo) continue;  // stale: relaxed in an earlier near set
@@ -147,6 +161,62 @@ __global__ void near_far_split(const label_t* labels, std::uint32_t* stamps_near
       const unsigned long long k = Codec::key(d);
       if (k < volatile_load(&st->far_min_key)) atomicMin(&st->far_min_key, k);
     }
+  }
+}
+
+template <class Codec>
+__global__ void __launch_bounds__(kRelaxBlock) near_far_relax(GraphView<typename Codec::Weight> g, label_t* labels,
+                                                              std::uint32_t* stamps_near, std::uint32_t* stamps_far,
+                                                              NearFarState<Codec>* st, bool track_pred) {
+  __shared__ RelaxShared<Codec> sh;
+  // Same value in every block (kernel boundary): a pending split runs first.
+  if (volatile_load(&st->done) || volatile_load(&st->split_active)) return;
+  const NearFarRound<Codec> r = near_far_round(st, stamps_near, stamps_far);
+  relax_frontier<Codec>(g, labels, r.frontier, r.count, track_pred, r.sink, sh, &st->relaxations);
+  if (last_block_done(&st->blocks_done) && threadIdx.x == 0) {
+    near_far_end_round(st, r);
+    st->blocks_done = 0;
+  }
+}
+
+template <class Codec>
+__global__ void near_far_split(const label_t* labels, std::uint32_t* stamps_near, std::uint32_t* stamps_far,
+                               NearFarState<Codec>* st) {
+  if (!volatile_load(&st->split_active)) return;
+  near_far_split_items(labels, stamps_near, stamps_far, st, blockIdx.x * blockDim.x + threadIdx.x,
+                       gridDim.x * blockDim.x);
+  if (last_block_done(&st->split_blocks_done) && threadIdx.x == 0) {
+    st->split_active = 0;
+    st->split_blocks_done = 0;
+  }
+}
+
+// The single-block loop (small_frontier.cuh): relax rounds and splits while
+// the near set and the far pile are small.
+template <class Codec>
+__global__ void __launch_bounds__(kSmallBlock) near_far_small(GraphView<typename Codec::Weight> g, label_t* labels,
+                                                              std::uint32_t* stamps_near, std::uint32_t* stamps_far,
+                                                              NearFarState<Codec>* st, bool track_pred) {
+  __shared__ SmallShared<Codec> sh;
+  for (;;) {
+    if (volatile_load(&st->done)) return;
+    if (volatile_load(&st->split_active)) {
+      if (volatile_load(&st->split_count) > kSmallSplit) return;  // the multi-block split takes it
+      near_far_split_items(labels, stamps_near, stamps_far, st, threadIdx.x, kSmallBlock);
+      __threadfence_block();
+      __syncthreads();
+      if (threadIdx.x == 0) st->split_active = 0;
+      __syncthreads();
+      continue;
+    }
+    const NearFarRound<Codec> r = near_far_round(st, stamps_near, stamps_far);
+    if (!frontier_is_small<Codec>(g, r.frontier, r.count, sh)) return;
+    relax_frontier<Codec, kSmallBlock>(g, labels, r.frontier, r.count, track_pred, r.sink, sh.relax,
+                                       &st->relaxations);
+    __threadfence_block();
+    __syncthreads();
+    if (threadIdx.x == 0) near_far_end_round(st, r);
+    __syncthreads();
   }
 }
 
@@ -177,6 +247,9 @@ StrategyStats run_near_far(const Workspace<typename Codec::Weight>& ws, std::uin
   SSSP_CUDA_CHECK(cudaMemcpyAsync(d_state, h_state, sizeof init, cudaMemcpyHostToDevice, ws.stream));
 
   run_device_loop(d_state, h_state, ws.stream, [&] {
+    near_far_small<Codec><<<1, kSmallBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a, ws.stamps_b, d_state,
+                                                            ws.track_pred);
+    SSSP_CHECK_LAUNCH("near_far_small");
     near_far_relax<Codec><<<ws.relax_grid, kRelaxBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a,
                                                                         ws.stamps_b, d_state, ws.track_pred);
     SSSP_CHECK_LAUNCH("near_far_relax");

@@ -57,6 +57,9 @@ struct QueueAppender {
   std::uint32_t stamp = 0;
   std::uint32_t* overflow = nullptr;  // set to 1 when capacity is exceeded (never, by construction)
 
+  // True when v was queued this round (its stamp is this round's).
+  __device__ __forceinline__ bool queued(std::uint32_t v) const { return __ldcg(stamps + v) == stamp; }
+
   __device__ __forceinline__ void push(std::uint32_t v) const {
     if (atomicExch(stamps + v, stamp) == stamp) return;  // already queued this round
     const std::uint32_t slot = append_slot(count);
@@ -68,14 +71,14 @@ struct QueueAppender {
   }
 };
 
-template <class Codec>
+template <class Codec, int kBlock = kRelaxBlock>
 struct RelaxShared {
   using Dist = typename Codec::Dist;
-  typename cub::BlockScan<std::uint32_t, kRelaxBlock>::TempStorage scan;
-  std::uint64_t first_arc[kRelaxBlock];
-  std::uint32_t rank[kRelaxBlock];
-  std::uint32_t vertex[kRelaxBlock];
-  Dist dist[kRelaxBlock];
+  typename cub::BlockScan<std::uint32_t, kBlock>::TempStorage scan;
+  std::uint64_t first_arc[kBlock];
+  std::uint32_t rank[kBlock];
+  std::uint32_t vertex[kBlock];
+  Dist dist[kBlock];
   std::uint64_t cta_first, cta_end;
   std::uint32_t cta_vertex;
   Dist cta_dist;
@@ -92,26 +95,29 @@ __device__ __forceinline__ void relax_arc(const GraphView<typename Codec::Weight
 }
 
 // Relaxes the out-arcs of frontier[0 .. count). Every thread of the block must
-// call it with the same arguments (it synchronises the block). Adds the number
-// of arcs examined to *arcs_examined (one atomic per warp).
-template <class Codec, class Sink>
+// call it with the same arguments (it synchronises the block); blockDim.x must
+// be kBlock. Adds the number of arcs examined to *arcs_examined (one atomic per
+// warp). A frontier vertex for which sink.queued(u) holds is skipped: it was
+// improved again since it was queued and sits in the output queue already, so
+// it will be relaxed next round with its newer distance (label-correcting).
+template <class Codec, int kBlock = kRelaxBlock, class Sink>
 __device__ void relax_frontier(const GraphView<typename Codec::Weight>& g, label_t* labels,
                                const std::uint32_t* frontier, std::uint32_t count, bool track_pred,
-                               const Sink& sink, RelaxShared<Codec>& sh,
+                               const Sink& sink, RelaxShared<Codec, kBlock>& sh,
                                unsigned long long* arcs_examined) {
   using Dist = typename Codec::Dist;
   const unsigned lane = threadIdx.x & 31u;
   unsigned long long my_arcs = 0;
 
-  for (std::uint64_t tile = static_cast<std::uint64_t>(blockIdx.x) * kRelaxBlock; tile < count;
-       tile += static_cast<std::uint64_t>(gridDim.x) * kRelaxBlock) {
+  for (std::uint64_t tile = static_cast<std::uint64_t>(blockIdx.x) * kBlock; tile < count;
+       tile += static_cast<std::uint64_t>(gridDim.x) * kBlock) {
     const std::uint64_t idx = tile + threadIdx.x;
     std::uint32_t u = 0;
     std::uint64_t first = 0, end = 0;
     Dist du = Dist();
     if (idx < count) {
       u = frontier[idx];
-      if (u != kNoItem) {
+      if (u != kNoItem && !sink.queued(u)) {
         du = Codec::dist(load_label(labels + u));
         if (!Codec::is_inf(du)) {
           first = __ldg(g.offsets + u);
@@ -123,8 +129,8 @@ __device__ void relax_frontier(const GraphView<typename Codec::Weight>& g, label
     my_arcs += degree;
 
     // CTA stage: whole block on one vertex with >= blockDim arcs.
-    while (__syncthreads_or(degree >= kRelaxBlock)) {
-      if (degree >= kRelaxBlock) sh.cta_owner = static_cast<int>(threadIdx.x);
+    while (__syncthreads_or(degree >= kBlock)) {
+      if (degree >= kBlock) sh.cta_owner = static_cast<int>(threadIdx.x);
       __syncthreads();
       if (sh.cta_owner == static_cast<int>(threadIdx.x)) {
         sh.cta_first = first;
@@ -137,7 +143,7 @@ __device__ void relax_frontier(const GraphView<typename Codec::Weight>& g, label
       const std::uint64_t e_end = sh.cta_end;
       const std::uint32_t cu = sh.cta_vertex;
       const Dist cd = sh.cta_dist;
-      for (std::uint64_t e = sh.cta_first + threadIdx.x; e < e_end; e += kRelaxBlock)
+      for (std::uint64_t e = sh.cta_first + threadIdx.x; e < e_end; e += kBlock)
         relax_arc<Codec>(g, labels, e, cu, cd, track_pred, sink);
     }
 
@@ -157,17 +163,17 @@ __device__ void relax_frontier(const GraphView<typename Codec::Weight>& g, label
 
     // Scan stage: the remaining (< 32 arcs each) packed one arc per thread.
     std::uint32_t rank, total;
-    cub::BlockScan<std::uint32_t, kRelaxBlock>(sh.scan).ExclusiveSum(static_cast<std::uint32_t>(degree), rank, total);
+    cub::BlockScan<std::uint32_t, kBlock>(sh.scan).ExclusiveSum(static_cast<std::uint32_t>(degree), rank, total);
     sh.first_arc[threadIdx.x] = first;
     sh.rank[threadIdx.x] = rank;
     sh.vertex[threadIdx.x] = u;
     sh.dist[threadIdx.x] = du;
     __syncthreads();
-    for (std::uint32_t base = 0; base < total; base += kRelaxBlock) {
+    for (std::uint32_t base = 0; base < total; base += kBlock) {
       const std::uint32_t k = base + threadIdx.x;
       if (k < total) {
         // Owner = last thread whose rank <= k; it has a non-zero degree covering k.
-        int lo = 0, hi = kRelaxBlock;
+        int lo = 0, hi = kBlock;
         while (lo < hi) {
           const int mid = (lo + hi) >> 1;
           if (sh.rank[mid] <= k) lo = mid + 1; else hi = mid;

@@ -19,6 +19,7 @@
 #include "graph/generators.hpp"
 #include "graph/reference.hpp"
 #include "sssp/solver.hpp"
+#include "sssp/tree_check.hpp"
 
 namespace {
 
@@ -53,16 +54,6 @@ graph::FloatCsr to_float(const graph::IntCsr& g) {
 }
 
 template <class Weight>
-bool arc_weight(const Csr<Weight>& g, vertex_id u, vertex_id v, Weight* w) {
-  const auto first = g.targets.begin() + static_cast<std::ptrdiff_t>(g.offsets[u]);
-  const auto last = g.targets.begin() + static_cast<std::ptrdiff_t>(g.offsets[u + 1]);
-  const auto it = std::lower_bound(first, last, v);
-  if (it == last || *it != v) return false;
-  *w = g.weights[static_cast<std::size_t>(it - g.targets.begin())];
-  return true;
-}
-
-template <class Weight>
 void expect_distances(const std::vector<graph::distance_t<Weight>>& want,
                       const std::vector<graph::distance_t<Weight>>& got, const std::string& what) {
   ASSERT_EQ(got.size(), want.size()) << what;
@@ -84,61 +75,10 @@ void expect_distances(const std::vector<graph::distance_t<Weight>>& want,
   EXPECT_EQ(bad, 0u) << what << ": " << bad << " wrong distances";
 }
 
-// A valid shortest-path tree: every reached vertex but the source has an arc
-// from its predecessor that is tight, and following predecessors reaches the
-// source without a cycle.
 template <class Weight>
 void expect_tree(const Csr<Weight>& g, vertex_id source, const std::vector<graph::distance_t<Weight>>& dist,
                  const std::vector<vertex_id>& pred, const std::string& what) {
-  ASSERT_EQ(pred.size(), dist.size()) << what;
-  EXPECT_EQ(pred[source], graph::kNoVertex) << what;
-  const auto inf = graph::infinite_distance<Weight>();
-  std::size_t bad = 0;
-  for (vertex_id v = 0; v < g.num_vertices; ++v) {
-    if (v == source) continue;
-    if (dist[v] == inf) {
-      if (pred[v] != graph::kNoVertex && bad++ < 5) ADD_FAILURE() << what << ": unreachable " << v << " has a predecessor";
-      continue;
-    }
-    const vertex_id p = pred[v];
-    Weight w{};
-    if (p == graph::kNoVertex || p >= g.num_vertices || !arc_weight(g, p, v, &w)) {
-      if (bad++ < 5) ADD_FAILURE() << what << ": vertex " << v << " has no valid predecessor arc (pred " << p << ")";
-      continue;
-    }
-    bool tight;
-    if constexpr (std::is_same_v<Weight, float>) {
-      const double sum = static_cast<double>(dist[p]) + w;
-      tight = std::fabs(sum - dist[v]) <= 1e-5 * std::max(1.0, static_cast<double>(dist[v]));
-    } else {
-      tight = dist[p] + w == dist[v];
-    }
-    if (!tight && bad++ < 5)
-      ADD_FAILURE() << what << ": arc " << p << "->" << v << " (w " << w << ") is not tight: " << dist[p] << " + " << w
-                    << " vs " << dist[v];
-  }
-  // No cycles: walk each chain, colouring vertices whose chain is known good.
-  std::vector<std::uint8_t> state(g.num_vertices, 0);  // 0 unknown, 1 on current walk, 2 reaches source
-  state[source] = 2;
-  std::vector<vertex_id> walk;
-  for (vertex_id v = 0; v < g.num_vertices; ++v) {
-    if (dist[v] == inf || state[v] == 2) continue;
-    walk.clear();
-    vertex_id x = v;
-    bool cycle = false;
-    while (state[x] != 2) {
-      if (state[x] == 1 || pred[x] == graph::kNoVertex || pred[x] >= g.num_vertices) {
-        cycle = true;
-        break;
-      }
-      state[x] = 1;
-      walk.push_back(x);
-      x = pred[x];
-    }
-    for (vertex_id y : walk) state[y] = 2;
-    if (cycle && bad++ < 5) ADD_FAILURE() << what << ": the predecessor chain from " << v << " does not reach the source";
-  }
-  EXPECT_EQ(bad, 0u) << what;
+  for (const auto& problem : sssp::check_shortest_path_tree(g, source, dist, pred)) ADD_FAILURE() << what << ": " << problem;
 }
 
 struct Case {

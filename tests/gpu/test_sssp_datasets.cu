@@ -1,0 +1,111 @@
+// Every GPU strategy on the shared real graphs (../shared/datasets, or
+// $SSSP_DATASETS): against the published .dist files where there is one
+// (computed by an independent Dijkstra), else against our CPU Dijkstra;
+// predecessor trees checked. Skips, visibly, when a file is absent.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "gpu_test_support.cuh"
+#include "graph/distance_io.hpp"
+#include "graph/load.hpp"
+#include "graph/reference.hpp"
+#include "sssp/solver.hpp"
+#include "sssp/tree_check.hpp"
+
+namespace {
+
+struct Dataset {
+  const char* graph;
+  const char* dist;     // nullptr: compare with the CPU Dijkstra
+  const char* weights;  // WeightRule spec
+};
+
+graph::AnyCsr load(const Dataset& d) {
+  graph::LoadOptions opts;
+  opts.weights = graph::WeightRule::parse(d.weights, 1);
+  opts.progress = false;
+  return graph::load_graph((test_support::datasets_dir() / d.graph).string(), opts);
+}
+
+template <class Weight>
+void check_dataset(const Dataset& d, const graph::Csr<Weight>& g) {
+  // Reference: the .dist file (source = file id 1 = vertex 0) or Dijkstra.
+  std::vector<double> want;
+  if (d.dist != nullptr) {
+    want = graph::read_distances((test_support::datasets_dir() / d.dist).string(), 1);
+  } else {
+    for (const auto x : graph::dijkstra(g, 0u))
+      want.push_back(x == graph::infinite_distance<Weight>() ? -1.0 : static_cast<double>(x));
+  }
+  ASSERT_EQ(want.size(), g.num_vertices) << d.graph;
+
+  for (const bool with_pred : {false, true}) {
+    sssp::SolverOptions opts;
+    opts.delta = graph::auto_delta(g);
+    opts.predecessors = with_pred;
+    sssp::GpuSolver<Weight> solver(g, opts);
+    for (const auto strategy : sssp::all_strategies()) {
+      const std::string what = std::string(d.graph) + " " + sssp::to_string(strategy) + (with_pred ? " +pred" : "");
+      const auto got = solver.solve(0, strategy);
+      std::size_t bad = 0;
+      for (std::size_t v = 0; v < want.size(); ++v) {
+        const bool unreached = got.distances[v] == graph::infinite_distance<Weight>();
+        bool ok;
+        if (want[v] < 0) {
+          ok = unreached;
+        } else if (unreached) {
+          ok = false;
+        } else if constexpr (std::is_floating_point_v<Weight>) {
+          ok = std::fabs(static_cast<double>(got.distances[v]) - want[v]) <= 1e-6 * std::max(1.0, want[v]);
+        } else {
+          ok = static_cast<double>(got.distances[v]) == want[v];
+        }
+        if (!ok && bad++ < 5)
+          ADD_FAILURE() << what << ": vertex " << v + 1 << " (file id) expected " << want[v] << " got "
+                        << (unreached ? -1.0 : static_cast<double>(got.distances[v]));
+      }
+      EXPECT_EQ(bad, 0u) << what;
+      if (with_pred)
+        for (const auto& problem : sssp::check_shortest_path_tree(g, 0u, got.distances, got.predecessors))
+          ADD_FAILURE() << what << ": " << problem;
+    }
+  }
+}
+
+class SsspDatasets : public ::testing::TestWithParam<Dataset> {};
+
+TEST_P(SsspDatasets, MatchesReference) {
+  SKIP_IF_NO_GPU();
+  const Dataset d = GetParam();
+  SKIP_IF_NO_DATASET(d.graph);
+  if (d.dist != nullptr) SKIP_IF_NO_DATASET(d.dist);
+  const graph::AnyCsr g = load(d);
+  std::visit([&](const auto& csr) { check_dataset(d, csr); }, g);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shared, SsspDatasets,
+    ::testing::Values(Dataset{"road/DE.gr", "road/DE.dist", "file"},  // zero-weight arcs
+                      Dataset{"road/rome99.gr", "road/rome99.dist", "file"},  // duplicate arcs
+                      Dataset{"road/andorra_osm.mtx", "road/andorra_osm.dist", "file"},  // unreachable parts
+                      Dataset{"road/amsterdam-roads.mtx", "road/amsterdam-roads.dist", "file"},
+                      Dataset{"road/luxembourg_osm.mtx", "road/luxembourg_osm.unit.dist", "unit"},
+                      Dataset{"road/chain.gr", nullptr, "file"},
+                      Dataset{"small/knuth_miles.mtx", "small/knuth_miles.dist", "file"},
+                      Dataset{"small/DRT_osm.traveltime_ms.mtx", nullptr, "file"},
+                      Dataset{"social/cond-mat-2005.mtx", nullptr, "random:1:1000"},  // its file weights include inf
+                      Dataset{"social/email-Enron.mtx", nullptr, "random:1:1000"},
+                      Dataset{"social/pgp-strong-2009.mtx", nullptr, "random:0:1000"},
+                      Dataset{"mesh/copter2.mtx", nullptr, "random:1:1000"}),
+    [](const ::testing::TestParamInfo<Dataset>& info) {
+      std::string name = info.param.graph;
+      for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+      return name;
+    });
+
+}  // namespace
