@@ -189,7 +189,7 @@ AnyCsr load_graph(const std::string& path, const LoadOptions& options, LoadRepor
       report.total_seconds = seconds_since(start);
       report.cache_saved_seconds = info.original_seconds - report.total_seconds;
       if (options.progress && info.original_seconds > 1.0)
-        std::fprintf(stderr, "%s: loaded from cache %s in %.2f s (parsing took %.2f s)\n", path.c_str(),
+        std::fprintf(stderr, "%s: loaded from cache %s in %.2f s (reading the text took %.2f s)\n", path.c_str(),
                      cache_path.c_str(), report.total_seconds, info.original_seconds);
       if (report_out) *report_out = std::move(report);
       return graph;
