@@ -45,11 +45,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <climits>
 #include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <queue>
 #include <stdexcept>
 #include <string>
@@ -71,6 +73,21 @@ constexpr std::uint64_t kRingMask = kRingBins - 1;
 // GAP's kBinSizeThreshold.
 constexpr std::size_t kFusionLimit = 1000;
 constexpr std::size_t kChunk = 64;  // frontier vertices claimed at a time
+
+// Atomic access to plain distance storage (GCC/Clang builtins; C++17 has no
+// atomic_ref), so the result vector doubles as the shared distance array.
+// The generic forms work for float as well as for 64-bit integers.
+template <class T>
+T load_relaxed(const T* p) {
+  T value;
+  __atomic_load(p, &value, __ATOMIC_RELAXED);
+  return value;
+}
+template <class T>
+bool compare_exchange_relaxed(T* p, T& expected, T desired) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "lock-free sizes only");
+  return __atomic_compare_exchange(p, &expected, &desired, /*weak=*/true, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
 
 void atomic_min(std::atomic<std::uint64_t>& target, std::uint64_t value) {
   std::uint64_t current = target.load(std::memory_order_relaxed);
@@ -100,9 +117,13 @@ class SpinBarrier {
       if (sleepers_.load(std::memory_order_seq_cst) > 0) wake_all();
       return;
     }
-    for (int spin = 0; spin < kSpins; ++spin) {
+    // Spin for a bounded time, not a count: pause lasts 10 to 140 cycles
+    // depending on the processor.
+    const auto spin_start = std::chrono::steady_clock::now();
+    for (unsigned spin = 1;; ++spin) {
       if (generation_.load(std::memory_order_acquire) != generation) return;
       cpu_relax();
+      if (spin % 128 == 0 && std::chrono::steady_clock::now() - spin_start > kSpinTime) break;
     }
     // Dekker-style pairing with the releaser (both sides seq_cst): either it
     // sees our sleepers_ increment and wakes us, or we see its new generation.
@@ -112,7 +133,10 @@ class SpinBarrier {
   }
 
  private:
-  static constexpr int kSpins = 2000;
+  // Long enough that phases ending within this of each other never sleep
+  // (a futex wake costs a few microseconds plus scheduling), short enough
+  // not to hold a core that a descheduled team mate needs.
+  static constexpr std::chrono::microseconds kSpinTime{50};
   static void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
@@ -147,11 +171,16 @@ class DeltaStepping {
  public:
   using Dist = distance_t<Weight>;
 
-  DeltaStepping(const Csr<Weight>& g, double delta) : g_(g), inv_delta_(1.0 / delta), dist_(g.num_vertices) {}
+  DeltaStepping(const Csr<Weight>& g, double delta) : g_(g), inv_delta_(1.0 / delta) {}
 
   std::vector<Dist> run(vertex_id source, int threads, CpuSolveStats* stats) {
+    // The result vector is the distance array itself (accessed atomically
+    // during the solve), and the frontier is left uninitialised as GAP does:
+    // no serial pass over memory beyond the vector's own zeroing.
     std::vector<Dist> out(g_.num_vertices);
-    frontier_.assign(std::max<std::size_t>(g_.num_vertices, 1), 0);
+    dist_ = out.data();
+    frontier_capacity_ = std::max<std::size_t>(g_.num_vertices, 1);
+    frontier_.reset(new vertex_id[frontier_capacity_]);
     frontier_[0] = source;
     phase_bin_[0].store(bin_of(Dist{0}));
     phase_bin_[1].store(kNoBin);
@@ -173,11 +202,9 @@ class DeltaStepping {
       const std::uint64_t n = g_.num_vertices;
       const std::uint64_t first = n * id / team, last = n * (id + 1) / team;
       for (std::uint64_t v = first; v < last; ++v)
-        dist_[v].store(v == source ? Dist{0} : infinite_distance<Weight>(), std::memory_order_relaxed);
+        dist_[v] = v == source ? Dist{0} : infinite_distance<Weight>();
       barrier_.wait();
       Worker(*this, id == 0).run();
-      barrier_.wait();
-      for (std::uint64_t v = first; v < last; ++v) out[v] = dist_[v].load(std::memory_order_relaxed);
     }
     if (stats) {
       stats->relaxations = relaxations_.load();
@@ -204,7 +231,7 @@ class DeltaStepping {
           offsets_(s.g_.offsets.data()),
           targets_(s.g_.targets.data()),
           weights_(s.g_.weights.data()),
-          dist_(s.dist_.data()),
+          dist_(s.dist_),
           ring_(kRingBins) {}
 
     // Shared state of phase p lives in slot p % 2 (bin, frontier length,
@@ -225,7 +252,7 @@ class DeltaStepping {
           const std::size_t end = std::min(count, start + kChunk);
           for (std::size_t i = start; i < end; ++i) {
             const vertex_id u = s_.frontier_[i];
-            if (s_.bin_of(dist_[u].load(std::memory_order_relaxed)) >= current) relax(u);
+            if (s_.bin_of(load_relaxed(&dist_[u])) >= current) relax(u);
           }
         }
         // Bin fusion: finish small local work on this bin without a phase.
@@ -263,9 +290,8 @@ class DeltaStepping {
           std::vector<vertex_id>& next_slot = ring_[next & kRingMask];
           if (!next_slot.empty()) {
             pending_start = s_.tail_[parity ^ 1].fetch_add(next_slot.size(), std::memory_order_relaxed);
-            if (pending_start + next_slot.size() <= s_.frontier_.size()) {
-              std::copy(next_slot.begin(), next_slot.end(),
-                        s_.frontier_.begin() + static_cast<std::ptrdiff_t>(pending_start));
+            if (pending_start + next_slot.size() <= s_.frontier_capacity_) {
+              std::copy(next_slot.begin(), next_slot.end(), s_.frontier_.get() + pending_start);
               ring_items_ -= next_slot.size();
               next_slot.clear();
             } else {
@@ -278,13 +304,11 @@ class DeltaStepping {
         if (s_.overflow_[parity].load(std::memory_order_relaxed)) {
           // Rare: more pushes into one bin than the frontier holds (a vertex
           // can be pushed several times). Grow it and copy what did not fit.
-          if (leader_)
-            s_.frontier_.resize(std::max(2 * s_.frontier_.size(), s_.tail_[parity ^ 1].load(std::memory_order_relaxed)));
+          if (leader_) s_.grow_frontier(s_.tail_[parity ^ 1].load(std::memory_order_relaxed));
           s_.barrier_.wait();
           if (pending) {
             std::vector<vertex_id>& next_slot = ring_[next & kRingMask];
-            std::copy(next_slot.begin(), next_slot.end(),
-                      s_.frontier_.begin() + static_cast<std::ptrdiff_t>(pending_start));
+            std::copy(next_slot.begin(), next_slot.end(), s_.frontier_.get() + pending_start);
             ring_items_ -= next_slot.size();
             next_slot.clear();
           }
@@ -297,18 +321,18 @@ class DeltaStepping {
 
    private:
     void relax(vertex_id u) {
-      const Dist du = dist_[u].load(std::memory_order_relaxed);
+      const Dist du = load_relaxed(&dist_[u]);
       const edge_offset end = offsets_[u + 1];
       const edge_offset begin = offsets_[u];
       relaxations_ += end - begin;
       for (edge_offset k = begin; k < end; ++k) {
         const vertex_id v = targets_[k];
         const Dist candidate = static_cast<Dist>(du + static_cast<Dist>(weights_[k]));
-        Dist old = dist_[v].load(std::memory_order_relaxed);
+        Dist old = load_relaxed(&dist_[v]);
         while (candidate < old) {
           // Atomic min: on failure `old` is reloaded and the loop retries
           // only while the candidate still improves it.
-          if (dist_[v].compare_exchange_weak(old, candidate, std::memory_order_relaxed)) {
+          if (compare_exchange_relaxed(&dist_[v], old, candidate)) {
             push(v, s_.bin_of(candidate));
             break;
           }
@@ -334,7 +358,7 @@ class DeltaStepping {
       while (!far_.empty() && far_.top().first < next + kRingBins) {
         const vertex_id v = far_.top().second;
         far_.pop();
-        const std::uint64_t bin = s_.bin_of(dist_[v].load(std::memory_order_relaxed));
+        const std::uint64_t bin = s_.bin_of(load_relaxed(&dist_[v]));
         if (bin < next) continue;
         ring_[bin & kRingMask].push_back(v);  // bin <= its heap key < next + kRingBins
         ++ring_items_;
@@ -348,7 +372,7 @@ class DeltaStepping {
     const edge_offset* offsets_;
     const vertex_id* targets_;
     const Weight* weights_;
-    std::atomic<Dist>* dist_;
+    Dist* dist_;
     std::vector<std::vector<vertex_id>> ring_;  // bin b lives in ring_[b % kRingBins]
     std::size_t ring_items_ = 0;
     // (bin at push, vertex) beyond the window; the top is a lower bound of
@@ -363,13 +387,28 @@ class DeltaStepping {
 
   const Csr<Weight>& g_;
   const double inv_delta_;
-  std::vector<std::atomic<Dist>> dist_;
-  std::vector<vertex_id> frontier_;
-  std::atomic<std::uint64_t> phase_bin_[2];
+  // Grows the frontier to hold at least `needed` entries, keeping its
+  // contents; called by one thread between barriers.
+  void grow_frontier(std::size_t needed) {
+    const std::size_t capacity = std::max(2 * frontier_capacity_, needed);
+    std::unique_ptr<vertex_id[]> grown(new vertex_id[capacity]);
+    std::copy(frontier_.get(), frontier_.get() + frontier_capacity_, grown.get());
+    frontier_ = std::move(grown);
+    frontier_capacity_ = capacity;
+  }
+
+  Dist* dist_ = nullptr;  // the result vector's data
+  std::unique_ptr<vertex_id[]> frontier_;
+  std::size_t frontier_capacity_ = 0;
+  // Written during phases: kept off the cache lines of the read-mostly
+  // fields above (g_, inv_delta_, the vectors' data pointers), which every
+  // relaxation reads; the claim cursor alone takes a fetch_add per 64
+  // frontier vertices.
+  alignas(64) std::atomic<std::uint64_t> phase_bin_[2];
   std::atomic<std::size_t> tail_[2];
-  std::atomic<std::size_t> cursor_[2];
   std::atomic<bool> overflow_[2];
-  SpinBarrier barrier_;
+  alignas(64) std::atomic<std::size_t> cursor_[2];
+  alignas(64) SpinBarrier barrier_;
   std::atomic<std::uint64_t> relaxations_{0};
   std::uint64_t phases_ = 0;
 };
