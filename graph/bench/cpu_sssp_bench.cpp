@@ -31,6 +31,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -60,9 +61,12 @@ struct BenchOptions {
   std::int64_t source = -1;  // in the graph's own ids; -1: a seeded random vertex with out-arcs
 };
 
-[[noreturn]] void bad_argument(const std::string& what) {
-  throw graph::InputError(graph::InputErrorKind::BadArgument, "cpu_sssp_bench", 0, what);
-}
+// A bad option value: exit status 2, like InputError.
+struct BadArgument : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+[[noreturn]] void bad_argument(const std::string& what) { throw BadArgument(what); }
 
 std::vector<std::string> split_commas(const std::string& text) {
   std::vector<std::string> parts;
@@ -377,6 +381,9 @@ int main(int argc, char** argv) {
     std::cerr << "cpu_sssp_bench: " << e.what() << "\n(try --help)\n";
     return 2;
   } catch (const graph::InputError& e) {
+    std::cerr << "cpu_sssp_bench: " << e.what() << "\n";
+    return 2;
+  } catch (const BadArgument& e) {
     std::cerr << "cpu_sssp_bench: " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
