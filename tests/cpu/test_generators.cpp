@@ -302,6 +302,24 @@ TEST(MatrixMarketWriter, RoundTripsALargerGraph) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(MatrixMarketWriter, KeepsSelfLoopsOnTheDiagonal) {
+  Coo<std::uint32_t> coo;
+  coo.num_vertices = 3;
+  coo.add(0, 0, 4);
+  coo.add(0, 2, 7);
+  coo.add(1, 1, 5);
+  BuildOptions keep_loops;
+  keep_loops.symmetrize = true;
+  keep_loops.drop_self_loops = false;
+  const auto g = build_csr(std::move(coo), keep_loops);
+  ASSERT_TRUE(is_symmetric(g));
+  const auto dir = test_support::scratch_dir("mm_loops");
+  write_matrix_market((dir / "loops.mtx").string(), g, {true, ""});
+  EXPECT_EQ(read_file(dir / "loops.mtx"),
+            "%%MatrixMarket matrix coordinate integer symmetric\n3 3 3\n1 1 4\n2 2 5\n3 1 7\n");
+  std::filesystem::remove_all(dir);
+}
+
 TEST(MatrixMarketWriter, RefusesAsymmetricGraphsAndBadPaths) {
   Coo<std::uint32_t> coo;
   coo.num_vertices = 2;

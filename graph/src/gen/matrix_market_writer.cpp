@@ -57,9 +57,17 @@ void write_matrix_market(const std::string& path, const IntCsr& graph, const Mat
     throw std::invalid_argument("write_matrix_market(" + path +
                                 "): 'symmetric' requested but the graph has an arc without an equal-weight mirror");
   const vertex_id n = graph.num_vertices;
-  // Symmetric files hold the lower triangle; the CSR has no self-loops, so
-  // that is exactly half of the arcs.
-  const edge_offset entries = options.symmetric ? graph.num_arcs() / 2 : graph.num_arcs();
+  // Symmetric files hold the lower triangle, diagonal included (a CSR built
+  // with drop_self_loops = false may have self-loops).
+  edge_offset entries = graph.num_arcs();
+  if (options.symmetric) {
+    entries = 0;
+    const auto vertices = static_cast<std::int64_t>(n);
+#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : entries) if (graph.num_arcs() > kChunkArcs)
+    for (std::int64_t u = 0; u < vertices; ++u)
+      for (edge_offset k = graph.offsets[u]; k < graph.offsets[u + 1]; ++k)
+        entries += graph.targets[k] <= static_cast<vertex_id>(u);
+  }
 
   std::string header = "%%MatrixMarket matrix coordinate integer ";
   header += options.symmetric ? "symmetric\n" : "general\n";
