@@ -191,8 +191,8 @@ class DeltaStepping {
     overflow_[0].store(false);
     overflow_[1].store(false);
 
-    // One parallel region per solve: initialisation, the phases and the copy
-    // out are separated by our own barriers, not by OpenMP's.
+    // One parallel region per solve: initialisation and the phases are
+    // separated by our own barriers, not by OpenMP's.
 #pragma omp parallel num_threads(threads)
     {
 #pragma omp single
