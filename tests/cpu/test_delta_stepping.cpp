@@ -209,6 +209,13 @@ TEST(DeltaStepping, DistancesBeyond32Bits) {
   }
 }
 
+TEST(DeltaStepping, ZeroThreadsMeansAllCores) {
+  const auto g = random_graph<std::uint32_t>({400, 2000, 50, true}, 17);
+  CpuSolveStats stats;
+  EXPECT_EQ(delta_stepping(g, 3, auto_delta(g), 0, &stats), dijkstra(g, 3));
+  EXPECT_EQ(stats.delta, auto_delta(g));
+}
+
 TEST(DeltaStepping, RejectsBadArguments) {
   const auto g = random_graph<std::uint32_t>({10, 20, 5, false}, 1);
   EXPECT_THROW(delta_stepping(g, 10, 1.0), std::invalid_argument);
