@@ -1,5 +1,6 @@
 // Near-Far: Davidson, Baxter, Garland and Owens, "Work-Efficient Parallel
-// GPU Methods for Single-Source Shortest Paths" (IPDPS 2014), section IV-C.
+// GPU Methods for Single-Source Shortest Paths" (IPDPS 2014), section IV-C,
+// and the device loop the bucketing strategies (bucketing.cuh) share.
 //
 // A threshold T splits updated vertices into a near set (distance < T),
 // relaxed in the next round, and a far pile (distance >= T), left alone.
@@ -18,6 +19,16 @@
 // small (small_frontier.cuh); otherwise one round = one relax launch (its
 // last block does the bookkeeping) plus one split launch that exits at once
 // unless the near set ran empty. The host enqueues these in batches.
+//
+// Bucketed mode (bucket-sort, bucket-multisplit): phases are delta-wide
+// windows w (bucket of a distance = floor(dist / delta)), and besides the far
+// pile F there are "ready" buckets made by the last full split (bucketing.cuh),
+// which cut the far pile into B buckets at once. A phase takes window w = the
+// lower of the first non-empty ready bucket and the smallest window in F, and
+// its near set is that ready bucket plus the entries of F in window w. A full
+// split (host-driven: the sort and the multisplit need the item count on the
+// host) is requested when the next window lies past the ready buckets and the
+// overflow bucket is not empty, or when no ready bucket is left and F is large.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -31,6 +42,8 @@
 #include "sssp/workspace.cuh"
 
 namespace sssp::detail {
+
+constexpr unsigned long long kNoWindow = ~0ull;
 
 template <class Codec>
 struct NearFarState {
@@ -59,6 +72,21 @@ struct NearFarState {
   unsigned long long relaxations;
   unsigned long long iterations;
   unsigned long long phases;
+  // ---- bucketed mode
+  std::uint32_t bucketed;
+  std::uint32_t need_full_split;   // the device loop pauses until the host has split
+  std::uint32_t have_ready;        // ready buckets exist
+  std::uint32_t num_buckets;       // B: ready buckets 0 .. B-2, overflow B-1
+  std::uint32_t ready_next;        // first ready bucket not taken yet
+  std::uint32_t take_begin, take_count;  // ready segment the current split folds into the near set
+  std::uint32_t full_split_at;     // far-pile size that asks for a full split when no ready bucket is left
+  std::uint32_t full_splits;
+  std::uint32_t overflow_begin, overflow_end;  // the overflow bucket in `ready`
+  const std::uint32_t* ready;          // the ready buckets (output of the last full split)
+  const std::uint32_t* ready_offsets;  // B + 2 entries
+  unsigned long long window;       // the current window (near: bucket <= window)
+  unsigned long long base_bucket;  // window of ready bucket 0
+  unsigned long long min_key;      // full-split scratch
 };
 
 template <class Codec>
@@ -67,10 +95,15 @@ struct NearFarSink {
   QueueAppender far_out;
   typename Codec::Dist threshold;
   unsigned long long* far_min_key;
+  unsigned long long window;  // kNoWindow: compare with threshold (plain near-far)
+  typename Codec::Delta delta;
 
+  __device__ __forceinline__ bool is_near(typename Codec::Dist d) const {
+    return window == kNoWindow ? d < threshold : bucket_of(d, delta) <= window;
+  }
   __device__ __forceinline__ bool queued(std::uint32_t u) const { return near_out.queued(u); }
   __device__ __forceinline__ void improved(std::uint32_t v, typename Codec::Dist nd) const {
-    if (nd < threshold) {
+    if (is_near(nd)) {
       near_out.push(v);
     } else {
       far_out.push(v);
@@ -105,12 +138,87 @@ __device__ __forceinline__ NearFarRound<Codec> near_far_round(NearFarState<Codec
   r.sink = NearFarSink<Codec>{QueueAppender{volatile_load(&st->near[r.p ^ 1]), &st->near_count[r.p ^ 1],
                                             volatile_load(&st->near_capacity), stamps_near,
                                             volatile_load(&st->near_stamp), &st->overflow},
-                              far_appender(st, stamps_far), volatile_load(&st->threshold), &st->far_min_key};
+                              far_appender(st, stamps_far),
+                              volatile_load(&st->threshold),
+                              &st->far_min_key,
+                              volatile_load(&st->bucketed) ? volatile_load(&st->window) : kNoWindow,
+                              volatile_load(&st->delta)};
   return r;
 }
 
+// Arms a split of the far pile (and of a ready segment) for the next phase.
+template <class Codec>
+__device__ void arm_split(NearFarState<Codec>* st, std::uint32_t far) {
+  st->split_count = far;
+  st->far_count = 0;
+  st->far_parity ^= 1;
+  ++st->far_epoch;
+  st->far_min_key = Codec::inf_key();
+  st->split_stamp = ++st->stamp_seq;
+  st->split_active = 1;
+  ++st->phases;
+}
+
+// The near set is empty: choose the next phase, or end, or ask for a full
+// split (bucketed mode). One thread.
+template <class Codec>
+__device__ void start_phase(NearFarState<Codec>* st) {
+  const std::uint32_t far = volatile_load(&st->far_count);
+  const unsigned long long far_min = volatile_load(&st->far_min_key);
+  if (!st->bucketed) {
+    if (far == 0) {
+      st->done = 1;
+      return;
+    }
+    st->old_threshold = st->threshold;
+    st->threshold = next_threshold(st->threshold, Codec::dist_from_key(far_min), st->delta);
+    st->take_count = 0;
+    arm_split(st, far);
+    return;
+  }
+  // Windows: the smallest in F (far_min bounds every live entry from below),
+  // and the first non-empty ready bucket.
+  const unsigned long long w_far =
+      (far > 0 && far_min != Codec::inf_key()) ? bucket_of(Codec::dist_from_key(far_min), st->delta) : kNoWindow;
+  unsigned long long w_ready = kNoWindow;
+  std::uint32_t j = st->ready_next;
+  bool overflow_left = false;
+  if (st->have_ready) {
+    const std::uint32_t last = st->num_buckets - 1;  // the overflow bucket
+    for (; j < last; ++j)
+      if (st->ready_offsets[j + 1] > st->ready_offsets[j]) {
+        w_ready = st->base_bucket + j;
+        break;
+      }
+    overflow_left = st->ready_offsets[last + 1] > st->ready_offsets[last];
+  }
+  const unsigned long long w = w_far < w_ready ? w_far : w_ready;
+  const bool past_ready = !st->have_ready || w == kNoWindow || w > st->base_bucket + (st->num_buckets - 2);
+  if (w == kNoWindow && !overflow_left) {
+    if (far > 0) {  // entries but no finite far_min (cannot happen): let a full split sort it out
+      st->need_full_split = 1;
+      return;
+    }
+    st->done = 1;
+    return;
+  }
+  if ((past_ready && overflow_left) || (w_ready == kNoWindow && far > st->full_split_at)) {
+    st->need_full_split = 1;
+    return;
+  }
+  st->window = w;
+  if (w == w_ready) {
+    st->take_begin = st->ready_offsets[j];
+    st->take_count = st->ready_offsets[j + 1] - st->ready_offsets[j];
+    st->ready_next = j + 1;
+  } else {
+    st->take_count = 0;
+  }
+  arm_split(st, far);
+}
+
 // End of a relax round (one thread, after all of the round's relaxations):
-// swap the near queues; if the near set is empty, start a split.
+// swap the near queues; if the near set is empty, start the next phase.
 template <class Codec>
 __device__ void near_far_end_round(NearFarState<Codec>* st, const NearFarRound<Codec>& r) {
   const std::uint32_t next = volatile_load(&st->near_count[r.p ^ 1]);
@@ -119,30 +227,27 @@ __device__ void near_far_end_round(NearFarState<Codec>* st, const NearFarRound<C
   st->near_count[r.p] = 0;
   st->near_parity = r.p ^ 1;
   if (next > st->near_capacity || far > st->far_capacity) st->overflow = 1;
-  if (volatile_load(&st->overflow) || (next == 0 && far == 0)) {
+  if (volatile_load(&st->overflow)) {
     st->done = 1;
   } else if (next == 0) {
-    // Near set empty: advance the threshold and split the far pile.
-    st->old_threshold = st->threshold;
-    st->threshold = next_threshold(st->threshold, Codec::dist_from_key(volatile_load(&st->far_min_key)), st->delta);
-    st->split_count = far;
-    st->far_count = 0;
-    st->far_parity ^= 1;
-    ++st->far_epoch;
-    st->far_min_key = Codec::inf_key();
-    st->split_stamp = ++st->stamp_seq;
-    st->split_active = 1;
-    ++st->phases;
+    start_phase(st);
   }
   st->near_stamp = ++st->stamp_seq;
 }
 
-// Splits entries [first, split_count) of the old far pile, stride apart.
+// Splits entries [first, split_count) of the old far pile, then the ready
+// segment being taken, stride apart: stale entries are dropped, near ones
+// form the near set, the rest go back to the far pile.
 template <class Codec>
 __device__ void near_far_split_items(const label_t* labels, std::uint32_t* stamps_near, std::uint32_t* stamps_far,
                                      NearFarState<Codec>* st, std::uint32_t first, std::uint32_t stride) {
-  const std::uint32_t n = volatile_load(&st->split_count);
-  const std::uint32_t* items = volatile_load(&st->far[volatile_load(&st->far_parity) ^ 1]);
+  const std::uint32_t n_far = volatile_load(&st->split_count);
+  const std::uint32_t n_take = volatile_load(&st->take_count);
+  const std::uint32_t* far_items = volatile_load(&st->far[volatile_load(&st->far_parity) ^ 1]);
+  const std::uint32_t* take_items = volatile_load(&st->ready) + volatile_load(&st->take_begin);
+  const bool bucketed = volatile_load(&st->bucketed) != 0;
+  const unsigned long long window = volatile_load(&st->window);
+  const auto delta = volatile_load(&st->delta);
   const auto lo = volatile_load(&st->old_threshold);
   const auto hi = volatile_load(&st->threshold);
   // The near set being rebuilt is this round's frontier, which is empty.
@@ -150,11 +255,21 @@ __device__ void near_far_split_items(const label_t* labels, std::uint32_t* stamp
   const QueueAppender near_out{volatile_load(&st->near[p]), &st->near_count[p], volatile_load(&st->near_capacity),
                               stamps_near, volatile_load(&st->split_stamp), &st->overflow};
   const QueueAppender far_out = far_appender(st, stamps_far);
-  for (std::uint32_t i = first; i < n; i += stride) {
-    const std::uint32_t v = items[i];
+  for (std::uint32_t i = first; i < n_far + n_take; i += stride) {
+    const std::uint32_t v = i < n_far ? far_items[i] : take_items[i - n_far];
+    if (v == kNoItem) continue;
     const auto d = Codec::dist(load_label(labels + v));
-    if (d < lo) continue;  // stale: relaxed in an earlier near set
-    if (d < hi) {
+    bool stale, near;
+    if (bucketed) {
+      const unsigned long long b = bucket_of(d, delta);
+      stale = b < window;  // relaxed in an earlier phase
+      near = b == window;
+    } else {
+      stale = d < lo;
+      near = d < hi;
+    }
+    if (stale) continue;
+    if (near) {
       near_out.push(v);
     } else {
       far_out.push(v);
@@ -169,8 +284,8 @@ __global__ void __launch_bounds__(kRelaxBlock) near_far_relax(GraphView<typename
                                                               std::uint32_t* stamps_near, std::uint32_t* stamps_far,
                                                               NearFarState<Codec>* st, bool track_pred) {
   __shared__ RelaxShared<Codec> sh;
-  // Same value in every block (kernel boundary): a pending split runs first.
-  if (volatile_load(&st->done) || volatile_load(&st->split_active)) return;
+  // Same values in every block (kernel boundary): a pending split runs first.
+  if (volatile_load(&st->done) || volatile_load(&st->split_active) || volatile_load(&st->need_full_split)) return;
   const NearFarRound<Codec> r = near_far_round(st, stamps_near, stamps_far);
   relax_frontier<Codec>(g, labels, r.frontier, r.count, track_pred, r.sink, sh, &st->relaxations);
   if (last_block_done(&st->blocks_done) && threadIdx.x == 0) {
@@ -199,9 +314,10 @@ __global__ void __launch_bounds__(kSmallBlock) near_far_small(GraphView<typename
                                                               NearFarState<Codec>* st, bool track_pred) {
   __shared__ SmallShared<Codec> sh;
   for (;;) {
-    if (volatile_load(&st->done)) return;
+    if (volatile_load(&st->done) || volatile_load(&st->need_full_split)) return;
     if (volatile_load(&st->split_active)) {
-      if (volatile_load(&st->split_count) > kSmallSplit) return;  // the multi-block split takes it
+      if (volatile_load(&st->split_count) + volatile_load(&st->take_count) > kSmallSplit)
+        return;  // the multi-block split takes it
       near_far_split_items(labels, stamps_near, stamps_far, st, threadIdx.x, kSmallBlock);
       __threadfence_block();
       __syncthreads();
@@ -220,18 +336,14 @@ __global__ void __launch_bounds__(kSmallBlock) near_far_small(GraphView<typename
   }
 }
 
+// Initial state: the source alone in the near set, threshold delta (window 0).
 template <class Codec>
-StrategyStats run_near_far(const Workspace<typename Codec::Weight>& ws, std::uint32_t source,
-                           typename Codec::Delta delta) {
-  using State = NearFarState<Codec>;
-  static_assert(sizeof(State) <= kStateBytes);
-  auto* d_state = static_cast<State*>(ws.state);
-  auto* h_state = static_cast<State*>(ws.host_state);
-  State init{};
-  init.near[0] = ws.big[0];
-  init.near[1] = ws.big[1];
-  init.far[0] = ws.small[0];
-  init.far[1] = ws.small[1];
+NearFarState<Codec> near_far_initial_state(const Workspace<typename Codec::Weight>& ws, typename Codec::Delta delta) {
+  NearFarState<Codec> init{};
+  init.near[0] = ws.small[0];
+  init.near[1] = ws.small[1];
+  init.far[0] = ws.far[0];
+  init.far[1] = ws.far[1];
   init.near_count[0] = 1;
   init.near_stamp = 1;
   init.far_epoch = 1;
@@ -241,26 +353,62 @@ StrategyStats run_near_far(const Workspace<typename Codec::Weight>& ws, std::uin
   init.delta = delta;
   init.threshold = static_cast<typename Codec::Dist>(delta);  // the source (distance 0) is near
   init.far_min_key = Codec::inf_key();
+  init.min_key = Codec::inf_key();
   init.phases = 1;
-  *h_state = init;
-  SSSP_CUDA_CHECK(cudaMemcpyAsync(ws.big[0], &source, sizeof source, cudaMemcpyHostToDevice, ws.stream));
-  SSSP_CUDA_CHECK(cudaMemcpyAsync(d_state, h_state, sizeof init, cudaMemcpyHostToDevice, ws.stream));
+  init.window = 0;
+  return init;
+}
 
-  run_device_loop(d_state, h_state, ws.stream, [&] {
-    near_far_small<Codec><<<1, kSmallBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a, ws.stamps_b, d_state,
-                                                            ws.track_pred);
-    SSSP_CHECK_LAUNCH("near_far_small");
-    near_far_relax<Codec><<<ws.relax_grid, kRelaxBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a,
-                                                                        ws.stamps_b, d_state, ws.track_pred);
-    SSSP_CHECK_LAUNCH("near_far_relax");
-    near_far_split<Codec><<<ws.stream_grid, 256, 0, ws.stream>>>(ws.labels, ws.stamps_a, ws.stamps_b, d_state);
-    SSSP_CHECK_LAUNCH("near_far_split");
-  });
+// Runs the device loop from the state already in ws.state; `pause` is called
+// when the device asks for a full split (bucketed mode) and must resolve it.
+template <class Codec, class Pause>
+StrategyStats near_far_loop(const Workspace<typename Codec::Weight>& ws, Pause pause) {
+  using State = NearFarState<Codec>;
+  auto* d_state = static_cast<State*>(ws.state);
+  auto* h_state = static_cast<State*>(ws.host_state);
+  int batch = 1;
+  for (;;) {
+    for (int i = 0; i < batch; ++i) {
+      near_far_small<Codec><<<1, kSmallBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a, ws.stamps_b, d_state,
+                                                              ws.track_pred);
+      SSSP_CHECK_LAUNCH("near_far_small");
+      near_far_relax<Codec><<<ws.relax_grid, kRelaxBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a,
+                                                                          ws.stamps_b, d_state, ws.track_pred);
+      SSSP_CHECK_LAUNCH("near_far_relax");
+      near_far_split<Codec><<<ws.stream_grid, 256, 0, ws.stream>>>(ws.labels, ws.stamps_a, ws.stamps_b, d_state);
+      SSSP_CHECK_LAUNCH("near_far_split");
+    }
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(h_state, d_state, sizeof(State), cudaMemcpyDeviceToHost, ws.stream));
+    SSSP_CUDA_CHECK(cudaStreamSynchronize(ws.stream));
+    if (h_state->overflow) throw std::runtime_error("sssp: internal error: a frontier queue overflowed");
+    if (h_state->done) break;
+    if (h_state->need_full_split) {
+      pause(*h_state);
+      batch = 1;
+      continue;
+    }
+    batch = std::min(batch * 2, 64);
+  }
   StrategyStats stats;
   stats.relaxations = h_state->relaxations;
   stats.iterations = h_state->iterations;
   stats.buckets_processed = h_state->phases;
   return stats;
+}
+
+template <class Codec>
+StrategyStats run_near_far(const Workspace<typename Codec::Weight>& ws, std::uint32_t source,
+                           typename Codec::Delta delta) {
+  using State = NearFarState<Codec>;
+  static_assert(sizeof(State) <= kStateBytes);
+  auto* h_state = static_cast<State*>(ws.host_state);
+  *h_state = near_far_initial_state<Codec>(ws, delta);
+  // Pageable source: the call returns once `source` has been staged.
+  SSSP_CUDA_CHECK(cudaMemcpyAsync(ws.small[0], &source, sizeof source, cudaMemcpyHostToDevice, ws.stream));
+  SSSP_CUDA_CHECK(cudaMemcpyAsync(ws.state, h_state, sizeof(State), cudaMemcpyHostToDevice, ws.stream));
+  return near_far_loop<Codec>(ws, [](const State&) {
+    throw std::logic_error("sssp: near-far asked for a full split");
+  });
 }
 
 }  // namespace sssp::detail

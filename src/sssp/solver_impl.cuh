@@ -136,7 +136,7 @@ struct SolverImpl {
   double upload_ms = 0;
   std::uint32_t sm_count = 0;
 
-  DeviceMemory offsets, targets, weights, labels, stamps_a, stamps_b, pred, big0, big1, small0, small1, keys0,
+  DeviceMemory offsets, targets, weights, labels, stamps_a, stamps_b, pred, big0, big1, small0, small1, far0, far1, keys0,
       keys1, temp, state, bucket_offsets, scratch;
   PinnedMemory host_state;
   cudaStream_t stream = nullptr;
@@ -177,7 +177,7 @@ struct SolverImpl {
     const std::uint64_t work_bytes = nn * 8                          // labels
                                      + 2 * nn * 4                    // stamps
                                      + (std::is_same_v<Weight, float> ? 0 : nn * 4)  // predecessors (wide)
-                                     + 2 * big_cap * 4 + 2 * small_cap * 4 + 2 * big_cap * 4  // queues, keys
+                                     + 2 * big_cap * 4 + 4 * small_cap * 4 + 2 * big_cap * 4  // queues, keys
                                      + temp_bytes + kStateBytes + (kMaxBuckets + 2) * 4 + 256;
     const std::uint64_t needed = graph_bytes + work_bytes;
     std::size_t free_bytes = 0, total_bytes = 0;
@@ -209,6 +209,8 @@ struct SolverImpl {
     big1.allocate(big_cap * 4, "queues");
     small0.allocate(small_cap * 4, "queues");
     small1.allocate(small_cap * 4, "queues");
+    far0.allocate(small_cap * 4, "queues");
+    far1.allocate(small_cap * 4, "queues");
     keys0.allocate(big_cap * 4, "sort keys");
     keys1.allocate(big_cap * 4, "sort keys");
     temp.allocate(temp_bytes, "sort temporary storage");
@@ -267,6 +269,8 @@ struct SolverImpl {
     ws.big[1] = big1.as<std::uint32_t>();
     ws.small[0] = small0.as<std::uint32_t>();
     ws.small[1] = small1.as<std::uint32_t>();
+    ws.far[0] = far0.as<std::uint32_t>();
+    ws.far[1] = far1.as<std::uint32_t>();
     ws.keys[0] = keys0.as<std::uint32_t>();
     ws.keys[1] = keys1.as<std::uint32_t>();
     ws.big_capacity = big_cap;
@@ -280,7 +284,7 @@ struct SolverImpl {
     ws.stream = stream;
     int per_sm = 0;
     SSSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, bucket_relax<std::conditional_t<std::is_same_v<Weight, float>, PackedCodec<float>, WideCodec>>,
+        &per_sm, near_far_relax<std::conditional_t<std::is_same_v<Weight, float>, PackedCodec<float>, WideCodec>>,
         kRelaxBlock, 0));
     ws.relax_grid = static_cast<int>(sm_count) * std::max(per_sm, 1);
     ws.stream_grid = static_cast<int>(sm_count) * 8;

@@ -29,10 +29,11 @@ struct Workspace {
   std::uint32_t* stamps_a = nullptr;
   std::uint32_t* stamps_b = nullptr;
 
-  // Queues: big[0..1] hold 2n + 1 items, small[0..1] hold n + 1 items,
-  // keys[0..1] hold 2n + 1 sort keys.
+  // Queues: big[0..1] hold 2n + 1 items, small[0..1] and far[0..1] hold
+  // n + 1 items, keys[0..1] hold 2n + 1 sort keys.
   std::uint32_t* big[2] = {nullptr, nullptr};
   std::uint32_t* small[2] = {nullptr, nullptr};
+  std::uint32_t* far[2] = {nullptr, nullptr};
   std::uint32_t* keys[2] = {nullptr, nullptr};
   std::uint64_t big_capacity = 0;
   std::uint64_t small_capacity = 0;
