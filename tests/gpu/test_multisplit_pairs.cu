@@ -49,6 +49,19 @@ TEST_P(MultisplitPairs, SixteenMillion) {
   }
 }
 
+// Small enough to run under compute-sanitizer (memcheck, racecheck): every
+// method, sizes around tiles and across several chunks, and bucket counts on
+// both sides of each code path (32 | 33: register vs shared-memory counters,
+// 257: past 8 ballot bits, 4096: past the warp/block limits).
+TEST(MultisplitPairsCompact, EveryCodePath) {
+  SKIP_IF_NO_GPU();
+  for (const std::uint32_t n : {33u, 4097u, 70001u})
+    for (const std::uint32_t m : {3u, 32u, 33u, 257u, 4096u}) {
+      multisplit_test::check_methods<std::uint64_t>(n, m, Dist::Zipf, multisplit_test::all_methods());
+      if (HasFailure()) return;
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Distributions, MultisplitPairs,
                          ::testing::Values(Dist::Uniform, Dist::OneBucket, Dist::Zipf, Dist::Binomial),
                          [](const ::testing::TestParamInfo<Dist>& info) {

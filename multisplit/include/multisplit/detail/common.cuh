@@ -17,7 +17,7 @@ namespace detail {
 struct NullValue {};
 
 template <class Value>
-constexpr bool has_values() {
+__host__ __device__ constexpr bool has_values() {
   return !std::is_same<Value, NullValue>::value;
 }
 

@@ -7,6 +7,20 @@
 
 #include "../common.cuh"
 
+// Tuning experiments may override the defaults at compile time
+// (multisplit_bench builds variants this way); users need not.
+#ifndef MULTISPLIT_ITEMS_NARROW
+#define MULTISPLIT_ITEMS_NARROW 16
+#endif
+#ifndef MULTISPLIT_ITEMS_WIDE
+#define MULTISPLIT_ITEMS_WIDE 8
+#endif
+
+// Resident BMS blocks per SM the compiler must allow (caps registers).
+#ifndef MULTISPLIT_BLOCK_MIN_BLOCKS
+#define MULTISPLIT_BLOCK_MIN_BLOCKS 3
+#endif
+
 namespace multisplit {
 namespace detail {
 
@@ -21,17 +35,17 @@ struct Policies {
 
   // DMS: warp chunks, direct scatter. Warps per block shrink with m so that
   // every warp's m running offsets fit in shared memory.
-  static constexpr int kDirectItems = kWide ? 8 : 16;
+  static constexpr int kDirectItems = kWide ? MULTISPLIT_ITEMS_WIDE : MULTISPLIT_ITEMS_NARROW;
   static constexpr std::uint32_t kDirectWideBlockBuckets = 1024;  // 8 warps up to here, then 4
 
   // WMS: warp chunks, warp-tile reordering.
-  static constexpr int kWarpItems = kWide ? 8 : 16;
+  static constexpr int kWarpItems = kWide ? MULTISPLIT_ITEMS_WIDE : MULTISPLIT_ITEMS_NARROW;
   static constexpr int kWarpBlockThreads = 256;
   static constexpr std::uint32_t kWarpMaxBuckets = 256;  // per-warp tables past this; use BMS
 
   // BMS: block chunks, block-tile reordering.
   static constexpr int kBlockThreads = 256;
-  static constexpr int kBlockItems = kWide ? 8 : 16;
+  static constexpr int kBlockItems = kWide ? MULTISPLIT_ITEMS_WIDE : MULTISPLIT_ITEMS_NARROW;
   static constexpr std::uint32_t kBlockMaxBuckets = 2048;  // per-tile combine cost grows with m; use DMS
 };
 

@@ -23,6 +23,7 @@
 #include "../common.cuh"
 #include "../warp/warp_match.cuh"
 #include "chunk_layout.cuh"
+#include "policies.cuh"
 
 namespace multisplit {
 namespace detail {
@@ -232,8 +233,10 @@ __global__ void warp_postscan_kernel(const Key* __restrict__ keys_in, Key* __res
   const std::uint32_t end = layout.end(chunk);
   for (std::uint32_t base = layout.begin(chunk); base < end; base += kSubtile) {
     Key key[ItemsPerThread];
-    std::uint32_t bucket[ItemsPerThread];
-    std::uint32_t rank[ItemsPerThread];
+    // Bucket id (low 16 bits) and rank among the tile's keys of that bucket
+    // (high 16 bits; a warp tile holds at most 2^16 keys), packed to save
+    // registers.
+    std::uint32_t bucket_rank[ItemsPerThread];
 #pragma unroll
     for (int j = 0; j < ItemsPerThread; ++j) {
       const std::uint32_t idx = base + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
@@ -246,15 +249,17 @@ __global__ void warp_postscan_kernel(const Key* __restrict__ keys_in, Key* __res
       const std::uint32_t idx = base + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
       const bool valid = idx < end;
       const std::uint32_t valid_mask = __ballot_sync(kFullMask, valid);
-      bucket[j] = valid ? bucket_of(fn, key[j], m) : 0u;
+      const std::uint32_t b = valid ? bucket_of(fn, key[j], m) : 0u;
+      std::uint32_t rank;
       if (m <= 32) {
-        const WindowMatch match = warp_match_small(bucket[j], valid_mask, bits);
-        rank[j] = __shfl_sync(kFullMask, lane_count, static_cast<int>(bucket[j])) +
-                  static_cast<std::uint32_t>(__popc(match.peers & lanemask_lt()));
+        const WindowMatch match = warp_match_small(b, valid_mask, bits);
+        rank = __shfl_sync(kFullMask, lane_count, static_cast<int>(b)) +
+               static_cast<std::uint32_t>(__popc(match.peers & lanemask_lt()));
         if (lane < m) lane_count += static_cast<std::uint32_t>(__popc(match.lane_bucket));
       } else {
-        rank[j] = warp_rank_shared(tile_counts, bucket[j], valid, valid_mask, bits);
+        rank = warp_rank_shared(tile_counts, b, valid, valid_mask, bits);
       }
+      bucket_rank[j] = b | (rank << 16);
     }
     // Where each bucket starts inside the reordered tile.
     std::uint32_t lane_start = 0, tile_total = 0;
@@ -269,12 +274,13 @@ __global__ void warp_postscan_kernel(const Key* __restrict__ keys_in, Key* __res
 #pragma unroll
     for (int j = 0; j < ItemsPerThread; ++j) {
       const std::uint32_t idx = base + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
-      const std::uint32_t start = m <= 32 ? __shfl_sync(kFullMask, lane_start, static_cast<int>(bucket[j]))
-                                          : (idx < end ? tile_start[bucket[j]] : 0u);
+      const std::uint32_t b = bucket_rank[j] & 0xFFFFu;
+      const std::uint32_t start = m <= 32 ? __shfl_sync(kFullMask, lane_start, static_cast<int>(b))
+                                          : (idx < end ? tile_start[b] : 0u);
       if (idx < end) {
-        const std::uint32_t pos = start + rank[j];
+        const std::uint32_t pos = start + (bucket_rank[j] >> 16);
         tile_keys[pos] = key[j];
-        tile_buckets[pos] = static_cast<std::uint16_t>(bucket[j]);
+        tile_buckets[pos] = static_cast<std::uint16_t>(b);
         if constexpr (has_values<Value>()) tile_values[pos] = values_in[idx];
       }
     }
@@ -326,7 +332,7 @@ __host__ __device__ constexpr std::size_t block_postscan_bytes(std::uint32_t m) 
 }
 
 template <int BlockThreads, int ItemsPerThread, class Key, class Value, class BucketFn>
-__global__ void __launch_bounds__(BlockThreads)
+__global__ void __launch_bounds__(BlockThreads, MULTISPLIT_BLOCK_MIN_BLOCKS)
     block_postscan_kernel(const Key* __restrict__ keys_in, Key* __restrict__ keys_out,
                           const Value* __restrict__ values_in, Value* __restrict__ values_out, ChunkLayout layout,
                           std::uint32_t m, int bits, BucketFn bucket_fn, std::uint32_t functor_bytes,
@@ -364,8 +370,7 @@ __global__ void __launch_bounds__(BlockThreads)
   for (std::uint32_t tile_base = layout.begin(chunk); tile_base < end; tile_base += kTile) {
     const std::uint32_t base = tile_base + warp * kSubtile;
     Key key[ItemsPerThread];
-    std::uint32_t bucket[ItemsPerThread];
-    std::uint32_t rank[ItemsPerThread];
+    std::uint32_t bucket_rank[ItemsPerThread];  // bucket | warp-local rank << 16
 #pragma unroll
     for (int j = 0; j < ItemsPerThread; ++j) {
       const std::uint32_t idx = base + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
@@ -379,15 +384,17 @@ __global__ void __launch_bounds__(BlockThreads)
       const std::uint32_t idx = base + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
       const bool valid = idx < end;
       const std::uint32_t valid_mask = __ballot_sync(kFullMask, valid);
-      bucket[j] = valid ? bucket_of(fn, key[j], m) : 0u;
+      const std::uint32_t b = valid ? bucket_of(fn, key[j], m) : 0u;
+      std::uint32_t rank;
       if (m <= 32) {
-        const WindowMatch match = warp_match_small(bucket[j], valid_mask, bits);
-        rank[j] = __shfl_sync(kFullMask, lane_count, static_cast<int>(bucket[j])) +
-                  static_cast<std::uint32_t>(__popc(match.peers & lanemask_lt()));
+        const WindowMatch match = warp_match_small(b, valid_mask, bits);
+        rank = __shfl_sync(kFullMask, lane_count, static_cast<int>(b)) +
+               static_cast<std::uint32_t>(__popc(match.peers & lanemask_lt()));
         if (lane < m) lane_count += static_cast<std::uint32_t>(__popc(match.lane_bucket));
       } else {
-        rank[j] = warp_rank_shared(my_counts, bucket[j], valid, valid_mask, bits);
+        rank = warp_rank_shared(my_counts, b, valid, valid_mask, bits);
       }
+      bucket_rank[j] = b | (rank << 16);
     }
     if (m <= 32 && lane < m) my_counts[lane] = lane_count;
     __syncthreads();
@@ -397,9 +404,10 @@ __global__ void __launch_bounds__(BlockThreads)
     for (int j = 0; j < ItemsPerThread; ++j) {
       const std::uint32_t idx = base + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
       if (idx < end) {
-        const std::uint32_t pos = my_counts[bucket[j]] + rank[j];
+        const std::uint32_t b = bucket_rank[j] & 0xFFFFu;
+        const std::uint32_t pos = my_counts[b] + (bucket_rank[j] >> 16);
         tile_keys[pos] = key[j];
-        tile_buckets[pos] = static_cast<std::uint16_t>(bucket[j]);
+        tile_buckets[pos] = static_cast<std::uint16_t>(b);
         if constexpr (has_values<Value>()) tile_values[pos] = values_in[idx];
       }
     }
