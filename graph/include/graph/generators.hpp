@@ -19,7 +19,8 @@ struct GeneratorSpec {
   double a = 0.57, b = 0.19, c = 0.19, d = 0.05;  // Graph500 defaults
   // grid: rows x cols, 4-neighbour, both directions
   std::uint32_t rows = 0, cols = 0;
-  // urand: n vertices, average out-degree
+  // urand: n vertices, n * degree generated edges, mirrored (GAP -u style),
+  // so the mean out-degree is about 2 * degree
   std::uint32_t n = 0, degree = 0;
   bool undirected = true;  // rmat and urand edges are mirrored (Graph500/GAP convention)
 

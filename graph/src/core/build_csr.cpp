@@ -1,9 +1,13 @@
 #include "graph/build_csr.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <atomic>
 #include <numeric>
 #include <utility>
+
+#include "prefault.hpp"
 
 namespace graph {
 
@@ -22,12 +26,17 @@ Csr<Weight> build_csr(Coo<Weight>&& coo, const BuildOptions& options, BuildStats
   const vertex_id n = coo.num_vertices;
   const std::uint64_t entries = coo.num_entries();
   const std::int64_t entries_signed = static_cast<std::int64_t>(entries);
+  // Parallel regions cost milliseconds on a loaded machine: small graphs
+  // (tests, tiny files) are built serially.
+  const bool parallel = entries > (1u << 16);
+  const int threads = omp_get_max_threads();
 
   // 1. Out-degree of each vertex in the (possibly mirrored) arc multiset.
   std::vector<std::atomic<edge_offset>> degree(n);
-  for (auto& d : degree) d.store(0, std::memory_order_relaxed);
+#pragma omp parallel for schedule(static) if (parallel)
+  for (std::int64_t v = 0; v < static_cast<std::int64_t>(n); ++v) degree[v].store(0, std::memory_order_relaxed);
   std::uint64_t self_loops = 0;
-#pragma omp parallel for reduction(+ : self_loops) schedule(static)
+#pragma omp parallel for reduction(+ : self_loops) schedule(static) if (parallel)
   for (std::int64_t i = 0; i < entries_signed; ++i) {
     const vertex_id u = coo.sources[i], v = coo.targets[i];
     if (u == v) {
@@ -47,10 +56,13 @@ Csr<Weight> build_csr(Coo<Weight>&& coo, const BuildOptions& options, BuildStats
   const edge_offset raw_arcs = raw_offsets[n];
 
   // 2. Scatter arcs into their rows; order inside a row is fixed by step 3.
-  std::vector<std::pair<vertex_id, Weight>> slots(raw_arcs);
+  std::vector<std::pair<vertex_id, Weight>> slots;
+  detail::resize_prefaulted(slots, raw_arcs, threads);
   std::vector<std::atomic<edge_offset>> cursor(n);
-  for (vertex_id v = 0; v < n; ++v) cursor[v].store(raw_offsets[v], std::memory_order_relaxed);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (parallel)
+  for (std::int64_t v = 0; v < static_cast<std::int64_t>(n); ++v)
+    cursor[v].store(raw_offsets[v], std::memory_order_relaxed);
+#pragma omp parallel for schedule(static) if (parallel)
   for (std::int64_t i = 0; i < entries_signed; ++i) {
     const vertex_id u = coo.sources[i], v = coo.targets[i];
     const Weight w = coo.weights[i];
@@ -63,7 +75,7 @@ Csr<Weight> build_csr(Coo<Weight>&& coo, const BuildOptions& options, BuildStats
   // 3. Sort each row by (target, weight) and keep the first of each target:
   //    the minimum weight. The result no longer depends on scatter order.
   std::uint64_t duplicates = 0;
-#pragma omp parallel for reduction(+ : duplicates) schedule(dynamic, 1024)
+#pragma omp parallel for reduction(+ : duplicates) schedule(dynamic, 1024) if (parallel)
   for (std::int64_t v = 0; v < static_cast<std::int64_t>(n); ++v) {
     auto first = slots.begin() + static_cast<std::ptrdiff_t>(raw_offsets[v]);
     auto last = slots.begin() + static_cast<std::ptrdiff_t>(raw_offsets[v + 1]);
@@ -78,9 +90,9 @@ Csr<Weight> build_csr(Coo<Weight>&& coo, const BuildOptions& options, BuildStats
   csr.num_vertices = n;
   exclusive_scan(counts, csr.offsets);
   const edge_offset arcs = csr.offsets[n];
-  csr.targets.resize(arcs);
-  csr.weights.resize(arcs);
-#pragma omp parallel for schedule(dynamic, 1024)
+  detail::resize_prefaulted(csr.targets, arcs, threads);
+  detail::resize_prefaulted(csr.weights, arcs, threads);
+#pragma omp parallel for schedule(dynamic, 1024) if (parallel)
   for (std::int64_t v = 0; v < static_cast<std::int64_t>(n); ++v) {
     const edge_offset from = raw_offsets[v];
     const edge_offset to = csr.offsets[v];

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "graph/error.hpp"
-#include "prefault.hpp"
+#include "../core/prefault.hpp"
 
 namespace graph::io {
 
@@ -315,9 +315,9 @@ Csr<Weight> read_arrays(const std::string& path, int fd, const CacheInfo& info, 
   Csr<Weight> g;
   g.num_vertices = static_cast<vertex_id>(info.num_vertices);
   const int threads = omp_get_max_threads();
-  detail::resize_prefaulted(g.offsets, info.num_vertices + 1, threads);
-  detail::resize_prefaulted(g.targets, info.num_arcs, threads);
-  detail::resize_prefaulted(g.weights, info.num_arcs, threads);
+  graph::detail::resize_prefaulted(g.offsets, info.num_vertices + 1, threads);
+  graph::detail::resize_prefaulted(g.targets, info.num_arcs, threads);
+  graph::detail::resize_prefaulted(g.weights, info.num_arcs, threads);
   if (!read_parallel(fd, g.offsets.data(), g.offsets.size() * sizeof(edge_offset), l.offsets_at) ||
       !read_parallel(fd, g.targets.data(), g.targets.size() * sizeof(vertex_id), l.targets_at) ||
       !read_parallel(fd, g.weights.data(), g.weights.size() * sizeof(Weight), l.weights_at))

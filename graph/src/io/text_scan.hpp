@@ -29,7 +29,7 @@
 
 #include "graph/csr.hpp"
 #include "graph/error.hpp"
-#include "prefault.hpp"
+#include "../core/prefault.hpp"
 
 namespace graph::io::detail {
 
@@ -370,9 +370,9 @@ BodyResult<Weight, Info> parse_body(const char* text, std::size_t body_begin, st
   out.chunks = split_chunks(text, body_begin, body_end, threads, min_entry_bytes);
   out.results.resize(out.chunks.size());
   const std::uint64_t slots = out.chunks.empty() ? 0 : out.chunks.back().base + out.chunks.back().capacity;
-  resize_prefaulted(out.coo.sources, slots, threads);
-  resize_prefaulted(out.coo.targets, slots, threads);
-  resize_prefaulted(out.coo.weights, slots, threads);
+  graph::detail::resize_prefaulted(out.coo.sources, slots, threads);
+  graph::detail::resize_prefaulted(out.coo.targets, slots, threads);
+  graph::detail::resize_prefaulted(out.coo.weights, slots, threads);
   // Index of the first chunk that failed so far: chunks after it cannot
   // hold the first failure in file order, so they are skipped.
   std::atomic<std::int64_t> first_failed{std::numeric_limits<std::int64_t>::max()};

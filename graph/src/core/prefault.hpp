@@ -1,4 +1,4 @@
-// Internal to graph/src/io: sizing large vectors without a serial page-fault storm.
+// Internal to graph/src (core and io): sizing large vectors without a serial page-fault storm.
 #pragma once
 
 #include <sys/mman.h>
@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace graph::io::detail {
+namespace graph::detail {
 
 // v.resize(n) for a large n, with the page faults taken in parallel first.
 // A fresh multi-hundred-MB vector is otherwise zero-filled by one thread,
@@ -40,4 +40,4 @@ void resize_prefaulted(std::vector<T>& v, std::size_t n, int threads) {
   v.resize(n);
 }
 
-}  // namespace graph::io::detail
+}  // namespace graph::detail
