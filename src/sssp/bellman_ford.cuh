@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <tuple>
 
 #include "sssp/cuda_check.cuh"
 #include "sssp/relax.cuh"
@@ -87,6 +88,28 @@ __global__ void __launch_bounds__(kRelaxBlock) bellman_ford_round(GraphView<type
   }
 }
 
+// The persistent grid (small_frontier.cuh): rounds separated by grid barriers
+// until the frontier is tiny or the end.
+template <class Codec>
+__global__ void __launch_bounds__(kRelaxBlock) bellman_ford_persistent(GraphView<typename Codec::Weight> g,
+                                                                       label_t* labels, std::uint32_t* stamps,
+                                                                       BellmanFordState* st, bool track_pred) {
+  __shared__ RelaxShared<Codec> sh;
+  const cg::grid_group grid = cg::this_grid();
+  const bool first = blockIdx.x == 0 && threadIdx.x == 0;
+  for (bool first_round = true;; first_round = false) {
+    if (volatile_load(&st->done)) return;
+    const BfRound r = bf_round(st, stamps);
+    // Tiny: the single block is faster. But always run one round per launch:
+    // a few vertices with many arcs are too big for the single block.
+    if (!first_round && r.count < kPersistentMinFrontier) return;
+    relax_frontier<Codec>(g, labels, r.frontier, r.count, track_pred, BfSink<Codec>{r.out}, sh, &st->relaxations);
+    grid.sync();
+    if (first) bf_end_round(st, r);
+    grid.sync();
+  }
+}
+
 // The single-block loop (small_frontier.cuh): rounds while the frontier is small.
 template <class Codec>
 __global__ void __launch_bounds__(kSmallBlock) bellman_ford_small(GraphView<typename Codec::Weight> g,
@@ -114,12 +137,17 @@ template <class State, class LaunchRound>
 void run_device_loop(State* d_state, State* h_state, cudaStream_t stream, LaunchRound launch_round,
                      int max_batch = 64) {
   int batch = 1;
+  auto last_progress = std::make_tuple(~0ull, 0ull, 0u);
   for (;;) {
     for (int i = 0; i < batch; ++i) launch_round();
     SSSP_CUDA_CHECK(cudaMemcpyAsync(h_state, d_state, sizeof(State), cudaMemcpyDeviceToHost, stream));
     SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
     if (h_state->overflow) throw std::runtime_error("sssp: internal error: a frontier queue overflowed");
     if (h_state->done) return;
+    // Watchdog: a batch that changed nothing would repeat forever.
+    const auto progress = std::make_tuple(h_state->iterations, h_state->relaxations, h_state->parity);
+    if (progress == last_progress) throw std::runtime_error("sssp: internal error: the device loop made no progress");
+    last_progress = progress;
     batch = std::min(batch * 2, max_batch);
   }
 }
@@ -140,13 +168,19 @@ StrategyStats run_bellman_ford(const Workspace<typename Codec::Weight>& ws, std:
   SSSP_CUDA_CHECK(cudaMemcpyAsync(ws.small[0], &source, sizeof source, cudaMemcpyHostToDevice, ws.stream));
   SSSP_CUDA_CHECK(cudaMemcpyAsync(d_state, h_state, sizeof init, cudaMemcpyHostToDevice, ws.stream));
 
+  const int coop_grid = ws.cooperative ? cooperative_grid(bellman_ford_persistent<Codec>, kRelaxBlock, ws.device) : 0;
   run_device_loop(d_state, h_state, ws.stream, [&] {
     bellman_ford_small<Codec><<<1, kSmallBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a, d_state,
                                                                 ws.track_pred);
     SSSP_CHECK_LAUNCH("bellman_ford_small");
-    bellman_ford_round<Codec><<<ws.relax_grid, kRelaxBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a,
-                                                                            d_state, ws.track_pred);
-    SSSP_CHECK_LAUNCH("bellman_ford_round");
+    if (coop_grid > 0) {
+      launch_cooperative(bellman_ford_persistent<Codec>, coop_grid, kRelaxBlock, ws.stream, ws.graph, ws.labels,
+                         ws.stamps_a, d_state, ws.track_pred);
+    } else {
+      bellman_ford_round<Codec><<<ws.relax_grid, kRelaxBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a,
+                                                                              d_state, ws.track_pred);
+      SSSP_CHECK_LAUNCH("bellman_ford_round");
+    }
   });
   StrategyStats stats;
   stats.relaxations = h_state->relaxations;

@@ -34,6 +34,8 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <stdexcept>
+#include <tuple>
 
 #include "sssp/bellman_ford.cuh"  // run_device_loop
 #include "sssp/cuda_check.cuh"
@@ -306,6 +308,38 @@ __global__ void near_far_split(const label_t* labels, std::uint32_t* stamps_near
   }
 }
 
+// The persistent grid (small_frontier.cuh): rounds and splits separated by
+// grid barriers, until the near set is tiny, a full split is needed, or the end.
+template <class Codec>
+__global__ void __launch_bounds__(kRelaxBlock) near_far_persistent(GraphView<typename Codec::Weight> g,
+                                                                   label_t* labels, std::uint32_t* stamps_near,
+                                                                   std::uint32_t* stamps_far, NearFarState<Codec>* st,
+                                                                   bool track_pred) {
+  __shared__ RelaxShared<Codec> sh;
+  const cg::grid_group grid = cg::this_grid();
+  const std::uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x;
+  const std::uint32_t threads = gridDim.x * blockDim.x;
+  for (bool first_round = true;; first_round = false) {
+    // Every block reads the same state: it changes only between grid barriers.
+    if (volatile_load(&st->done) || volatile_load(&st->need_full_split)) return;
+    if (volatile_load(&st->split_active)) {
+      near_far_split_items(labels, stamps_near, stamps_far, st, thread, threads);
+      grid.sync();
+      if (thread == 0) st->split_active = 0;
+      grid.sync();
+      continue;
+    }
+    const NearFarRound<Codec> r = near_far_round(st, stamps_near, stamps_far);
+    // Tiny: the single block is faster. But always run one round per launch:
+    // a few vertices with many arcs are too big for the single block.
+    if (!first_round && r.count < kPersistentMinFrontier) return;
+    relax_frontier<Codec>(g, labels, r.frontier, r.count, track_pred, r.sink, sh, &st->relaxations);
+    grid.sync();
+    if (thread == 0) near_far_end_round(st, r);
+    grid.sync();
+  }
+}
+
 // The single-block loop (small_frontier.cuh): relax rounds and splits while
 // the near set and the far pile are small.
 template <class Codec>
@@ -366,17 +400,25 @@ StrategyStats near_far_loop(const Workspace<typename Codec::Weight>& ws, Pause p
   using State = NearFarState<Codec>;
   auto* d_state = static_cast<State*>(ws.state);
   auto* h_state = static_cast<State*>(ws.host_state);
+  const int coop_grid = ws.cooperative ? cooperative_grid(near_far_persistent<Codec>, kRelaxBlock, ws.device) : 0;
   int batch = 1;
+  std::tuple<unsigned long long, unsigned long long, unsigned long long, std::uint32_t, std::uint32_t, std::uint32_t>
+      last_progress{~0ull, 0, 0, 0, 0, 0};
   for (;;) {
     for (int i = 0; i < batch; ++i) {
       near_far_small<Codec><<<1, kSmallBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a, ws.stamps_b, d_state,
                                                               ws.track_pred);
       SSSP_CHECK_LAUNCH("near_far_small");
-      near_far_relax<Codec><<<ws.relax_grid, kRelaxBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a,
-                                                                          ws.stamps_b, d_state, ws.track_pred);
-      SSSP_CHECK_LAUNCH("near_far_relax");
-      near_far_split<Codec><<<ws.stream_grid, 256, 0, ws.stream>>>(ws.labels, ws.stamps_a, ws.stamps_b, d_state);
-      SSSP_CHECK_LAUNCH("near_far_split");
+      if (coop_grid > 0) {
+        launch_cooperative(near_far_persistent<Codec>, coop_grid, kRelaxBlock, ws.stream, ws.graph, ws.labels,
+                           ws.stamps_a, ws.stamps_b, d_state, ws.track_pred);
+      } else {
+        near_far_relax<Codec><<<ws.relax_grid, kRelaxBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a,
+                                                                            ws.stamps_b, d_state, ws.track_pred);
+        SSSP_CHECK_LAUNCH("near_far_relax");
+        near_far_split<Codec><<<ws.stream_grid, 256, 0, ws.stream>>>(ws.labels, ws.stamps_a, ws.stamps_b, d_state);
+        SSSP_CHECK_LAUNCH("near_far_split");
+      }
     }
     SSSP_CUDA_CHECK(cudaMemcpyAsync(h_state, d_state, sizeof(State), cudaMemcpyDeviceToHost, ws.stream));
     SSSP_CUDA_CHECK(cudaStreamSynchronize(ws.stream));
@@ -387,6 +429,11 @@ StrategyStats near_far_loop(const Workspace<typename Codec::Weight>& ws, Pause p
       batch = 1;
       continue;
     }
+    // Watchdog: a batch that changed nothing would repeat forever.
+    const auto progress = std::make_tuple(h_state->iterations, h_state->phases, h_state->relaxations,
+                                          h_state->full_splits, h_state->split_active, h_state->near_parity);
+    if (progress == last_progress) throw std::runtime_error("sssp: internal error: the device loop made no progress");
+    last_progress = progress;
     batch = std::min(batch * 2, 64);
   }
   StrategyStats stats;

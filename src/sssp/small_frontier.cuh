@@ -4,8 +4,11 @@
 // and grid-wide bookkeeping. Road graphs need hundreds to thousands of
 // dependent rounds with frontiers of a few hundred vertices (DESIGN.md, "What
 // the peers do"); there a launch per round costs more than the round's work.
-// The block hands back to the multi-block kernels (by returning) as soon as a
-// frontier exceeds kSmallFrontier vertices or kSmallArcs arcs.
+// The block hands back (by returning) as soon as a frontier exceeds
+// kSmallFrontier vertices or kSmallArcs arcs; then a persistent cooperative
+// grid runs the rounds, with grid barriers instead of kernel launches, until
+// the frontier is tiny again (or, without cooperative launch, one multi-block
+// launch per round).
 //
 // Memory visibility inside the block: labels, stamps and counters are only
 // touched through atomics or L2 loads (__ldcg / volatile), queue items are
@@ -16,14 +19,40 @@
 
 #include <cstdint>
 
+#include "sssp/cuda_check.cuh"
 #include "sssp/relax.cuh"
 
 namespace sssp::detail {
 
+// One block relaxes about blockDim arcs per dependent chain of memory
+// accesses (a few microseconds); a round of the persistent grid costs about
+// that plus two grid barriers. Past a few thousand arcs the grid wins.
 constexpr int kSmallBlock = 1024;
-constexpr std::uint32_t kSmallFrontier = 4096;   // vertices
-constexpr std::uint64_t kSmallArcs = 1u << 15;   // arcs leaving the frontier
-constexpr std::uint32_t kSmallSplit = 1u << 15;  // far-pile entries a block splits itself
+constexpr std::uint32_t kSmallFrontier = 2048;  // vertices
+constexpr std::uint64_t kSmallArcs = 4096;      // arcs leaving the frontier
+constexpr std::uint32_t kSmallSplit = 4096;     // far-pile entries a block splits itself
+// The persistent grid hands back to the single block below this many
+// frontier vertices (hysteresis against the limits above).
+constexpr std::uint32_t kPersistentMinFrontier = 256;
+
+// Launches a cooperative (grid-synchronising) kernel.
+template <class... Args>
+void launch_cooperative(void (*kernel)(Args...), int grid, int block, cudaStream_t stream, Args... args) {
+  void* params[] = {static_cast<void*>(&args)...};
+  SSSP_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(grid), dim3(block), params,
+                                              0, stream));
+}
+
+// Blocks of `kernel` that can all be resident at once (0: no cooperative launch).
+template <class Kernel>
+int cooperative_grid(Kernel kernel, int block, int device) {
+  int supported = 0, sms = 0, per_sm = 0;
+  SSSP_CUDA_CHECK(cudaDeviceGetAttribute(&supported, cudaDevAttrCooperativeLaunch, device));
+  if (!supported) return 0;
+  SSSP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  SSSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0));
+  return sms * per_sm;
+}
 
 template <class Codec>
 struct SmallShared {

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <limits>
 #include <sstream>
@@ -282,6 +283,11 @@ struct SolverImpl {
     ws.host_state = host_state.as<void>();
     ws.bucket_offsets = bucket_offsets.as<std::uint32_t>();
     ws.stream = stream;
+    ws.device = options.device;
+    // SSSP_NO_PERSISTENT=1 falls back to one multi-block launch per round
+    // (for measuring what the persistent grid buys).
+    const char* no_persistent = std::getenv("SSSP_NO_PERSISTENT");
+    ws.cooperative = !(no_persistent && *no_persistent && *no_persistent != '0');
     int per_sm = 0;
     SSSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm, near_far_relax<std::conditional_t<std::is_same_v<Weight, float>, PackedCodec<float>, WideCodec>>,

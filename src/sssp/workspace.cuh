@@ -50,6 +50,8 @@ struct Workspace {
   int relax_grid = 0;   // blocks for device-driven relax launches (fills the GPU)
   int stream_grid = 0;  // blocks for simple grid-stride kernels
   bool track_pred = false;
+  int device = 0;
+  bool cooperative = true;  // use the persistent grid (cooperative launch) where the device allows it
 };
 
 constexpr std::uint32_t kMaxBuckets = 4096;
