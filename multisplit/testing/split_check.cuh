@@ -87,7 +87,7 @@ inline std::vector<std::uint32_t> make_buckets(std::uint32_t n, std::uint32_t m,
 inline std::vector<std::uint32_t> keys_for_buckets(const std::vector<std::uint32_t>& ids, std::uint32_t m,
                                                    std::uint64_t seed) {
   const auto fn = multisplit::delta_buckets<std::uint32_t>::spanning(m);
-  const std::uint64_t width = m == 1 ? (std::uint64_t{1} << 32) : fn.width;
+  const std::uint64_t width = m == 1 ? (std::uint64_t{1} << 32) : fn.width();
   std::mt19937_64 rng(seed ^ 0x9E3779B97F4A7C15ull);
   std::vector<std::uint32_t> keys(ids.size());
   for (std::size_t i = 0; i < ids.size(); ++i) {

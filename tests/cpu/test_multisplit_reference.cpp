@@ -85,13 +85,41 @@ TEST(MultisplitFunctorsHost, DeltaSpanningCoversTheKeyRangeEvenly) {
     EXPECT_EQ(fn(0u), 0u);
     EXPECT_EQ(fn(0xFFFFFFFFu), m - 1) << m;
     if (m > 1) {
-      EXPECT_EQ(fn(fn.width - 1), 0u);
-      EXPECT_EQ(fn(fn.width), 1u);
+      EXPECT_EQ(fn(fn.width() - 1), 0u);
+      EXPECT_EQ(fn(fn.width()), 1u);
     }
   }
   // Power-of-two m: delta buckets are the top log2(m) bits.
   const auto fn = multisplit::delta_buckets<std::uint32_t>::spanning(256);
   EXPECT_EQ(fn(0xAB123456u), 0xABu);
+}
+
+// The delta functor divides by multiplication; it must equal true division
+// for every 32-bit numerator: all divisors up to 2^12 and random and extreme
+// ones beyond, against the numerators where rounding could go wrong.
+TEST(MultisplitFunctorsHost, InvariantDivisionIsExact) {
+  std::mt19937_64 rng(7);
+  std::vector<std::uint32_t> divisors;
+  for (std::uint32_t d = 1; d <= 4096; ++d) divisors.push_back(d);
+  for (int i = 0; i < 4000; ++i) divisors.push_back(static_cast<std::uint32_t>(rng() >> (rng() % 32)) | 1u);
+  for (int i = 0; i < 2000; ++i) divisors.push_back(static_cast<std::uint32_t>(rng()) | 0x80000000u);
+  for (const std::uint32_t d : {0x7FFFFFFFu, 0x80000000u, 0x80000001u, 0xFFFFFFFEu, 0xFFFFFFFFu, 641u, 6700417u})
+    divisors.push_back(d);
+  for (const std::uint32_t d : divisors) {
+    if (d == 0) continue;
+    const multisplit::detail::InvariantDivisor div(d);
+    std::vector<std::uint32_t> numerators = {0u, 1u, d - 1, d, 0xFFFFFFFFu, 0xFFFFFFFEu, 0x80000000u, 0x7FFFFFFFu};
+    for (int i = 0; i < 64; ++i) numerators.push_back(static_cast<std::uint32_t>(rng()));
+    // Multiples of d and their neighbours (where floor changes).
+    for (int i = 0; i < 32; ++i) {
+      const std::uint64_t q = rng() % (0xFFFFFFFFull / d + 1);
+      const std::uint64_t x = q * d;
+      numerators.push_back(static_cast<std::uint32_t>(x));
+      if (x > 0) numerators.push_back(static_cast<std::uint32_t>(x - 1));
+      if (x + d - 1 <= 0xFFFFFFFFull) numerators.push_back(static_cast<std::uint32_t>(x + d - 1));
+    }
+    for (const std::uint32_t x : numerators) ASSERT_EQ(div.divide(x), x / d) << x << " / " << d;
+  }
 }
 
 TEST(MultisplitFunctorsHost, DeltaWithLowerBoundAndOverflowBucket) {

@@ -17,8 +17,10 @@
 // * Any m >= 1 and 0 <= n <= 2^31 - 1. A method asked for past its bucket
 //   limit hands over to the next that can (Warp -> Block -> Direct ->
 //   SortBased); `method_used` reports what ran (see method_for()).
-// * The size query must be made with the same n, m, functor, method and
-//   current device as the real call.
+// * The size query must be made with the same m, functor, method and
+//   current device as the real call, and n no smaller: the bytes needed
+//   never shrink as n grows, so one query at the largest n serves every
+//   smaller split.
 // Errors come back as cudaError_t: cudaErrorInvalidValue for m == 0, n too
 // large, missing pointers or a too-small temporary buffer; launch errors as
 // CUDA reports them.

@@ -69,10 +69,21 @@ Method resolve(Method requested, std::uint32_t m, std::size_t functor_bytes, con
 
   Method method = requested;
   if (method == Method::Auto) {
-    if (m <= 32) method = Method::Warp;
-    else if (m <= 1024) method = Method::Block;
-    else if (m <= 8192) method = Method::Direct;
-    else method = Method::SortBased;
+    // The fastest method per bucket count in multisplit_bench on an H200
+    // (2^25 and 2^28 uniform keys, delta and identity buckets; see
+    // multisplit/README.md). RB-sort's single CUB pass wins for key-only
+    // splits at 129..256 buckets and from 513 on (two passes lose to BMS
+    // between 257 and 512).
+    if (!has_values<Value>()) {
+      if (m <= 4) method = Method::Direct;
+      else if (m <= 16) method = Method::Warp;
+      else if (m <= 128) method = Method::Block;
+      else if (m <= 256) method = Method::SortBased;
+      else if (m <= 512) method = Method::Block;
+      else method = Method::SortBased;
+    } else {
+      method = m <= 512 ? Method::Block : Method::SortBased;
+    }
   }
   if (method == Method::Warp && !warp_ok) method = Method::Block;
   if (method == Method::Block && !block_ok) method = Method::Direct;
