@@ -1,21 +1,55 @@
 #!/usr/bin/env bash
-# Multisplit benchmark (issue 3's tables): builds multisplit_bench if needed
-# and runs it, keeping the text table and the JSON under results/.
-#   scripts/bench_multisplit.sh                      # full paper-style run
-#   scripts/bench_multisplit.sh --n-log2 25 --buckets 2 32 256 --runs 20
-# Needs a CUDA GPU; extra arguments go to multisplit_bench (see --help).
+# Multisplit benchmark, one command: every multisplit method (direct/DMS,
+# warp/WMS, block/BMS, RB-sort, auto) against CUB radix sort and
+# DevicePartition, keys and key-value pairs, delta and identity buckets
+# (Ashkiani et al., GPU Multisplit, PPoPP 2016, Figures 6 and 7).
+#
+#   scripts/bench_multisplit.sh           # n = 2^25 and 2^28, 13 bucket counts (a few minutes)
+#   scripts/bench_multisplit.sh --quick   # n = 2^25, m = 2 8 32 256 1024 (well under 3 minutes)
+#   scripts/bench_multisplit.sh -- --runs 50   # after --: extra multisplit_bench options
+#
+# Writes into results/<device>/<YYYY-MM-DD>/ (device from nvidia-smi):
+#   multisplit.json, multisplit.txt   all measurements / the printed tables
+#   multisplit.meta.json, .log        how they were made (command, commit, date), stderr
+# Then: scripts/plot_results.py DIR and scripts/make_benchmarks_doc.py DIR.
+#
+# Refuses (exit 2) where no GPU is present. Environment: SSSP_BUILD_DIR
+# (prebuilt build folder, default build/; its multisplit/multisplit_bench is
+# used as is, built only if missing), SSSP_RESULTS (default results/).
 set -euo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-sssp_install_packages >&2 && sssp_find_nvcc >&2
-if [ ! -f "$SSSP_BUILD_DIR/CMakeCache.txt" ]; then
-  generator=()
-  command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
-  cmake -S "$SSSP_ROOT" -B "$SSSP_BUILD_DIR" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release >&2
+source "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
+
+usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; }
+mode=full
+extra=()
+script_cmd="scripts/bench_multisplit.sh${*:+ $*}"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) mode=quick ;;
+    --full) mode=full ;;
+    -h|--help) usage; exit 0 ;;
+    --) shift; extra=("$@"); break ;;
+    *) echo "bench_multisplit.sh: unknown option '$1' (multisplit_bench options go after --)" >&2; usage >&2; exit 2 ;;
+  esac
+  shift
+done
+
+bench_require_gpu bench_multisplit.sh
+bench_binary multisplit/multisplit_bench multisplit_bench
+bench_results_dir
+
+if [ "$mode" = quick ]; then
+  args=(--n-log2 25 --buckets 2 8 32 256 1024 --kinds keys pairs --functors delta identity --runs 20)
+else
+  args=(--n-log2 25 28 --buckets 2 4 8 16 32 64 128 256 40 100 361 1024 4096 --kinds keys pairs
+        --functors delta identity --runs 20)
 fi
-cmake --build "$SSSP_BUILD_DIR" --target multisplit_bench --parallel "${SSSP_JOBS:-$(nproc)}" >&2
-results="$SSSP_ROOT/results"
-mkdir -p "$results"
-stamp="$(date +%Y%m%d-%H%M%S)"
-"$SSSP_BUILD_DIR/multisplit/multisplit_bench" --json "$results/multisplit_bench-$stamp.json" "$@" |
-  tee "$results/multisplit_bench-$stamp.txt"
-echo "results: $results/multisplit_bench-$stamp.{txt,json}" >&2
+cmd=("$bench_bin" "${args[@]}" --json "$bench_out/multisplit.json" "${extra[@]}")
+echo "== multisplit: ${cmd[*]}" >&2
+t0=$SECONDS
+rc=0
+"${cmd[@]}" 2> >(tee "$bench_out/multisplit.log" >&2) | tee "$bench_out/multisplit.txt" || rc=$?
+bench_meta "$bench_out/multisplit.meta.json" multisplit "$mode" "$script_cmd" "$rc" "$((SECONDS - t0))" "${cmd[@]}"
+echo "== multisplit: exit $rc after $((SECONDS - t0)) s; results in $bench_out" >&2
+[ "$rc" -eq 0 ] || echo "bench_multisplit.sh: multisplit_bench failed (exit $rc); see $bench_out/multisplit.log" >&2
+exit "$rc"

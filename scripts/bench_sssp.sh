@@ -1,43 +1,115 @@
 #!/usr/bin/env bash
-# SSSP benchmark: every GPU strategy (near-far, bucket-sort, bucket-multisplit,
-# bellman-ford) and the CPU delta-stepping on generated graphs sized for the
-# GPU and on the shared real graphs; writes a markdown table and JSON.
+# SSSP benchmark, one command: every GPU strategy (near-far, bucket-sort,
+# bucket-multisplit, bellman-ford) and the CPU delta-stepping on generated and
+# real graphs, then a delta sweep on one R-MAT and one road graph.
 #
-#   scripts/bench_sssp.sh                 # standard set, results in results/
-#   SSSP_BENCH_QUICK=1 scripts/bench_sssp.sh   # small graphs only (a smoke run)
+#   scripts/bench_sssp.sh            # full set, about 5-10 minutes on an H200
+#   scripts/bench_sssp.sh --quick    # smaller set, under 3 minutes on an H200
+#   scripts/bench_sssp.sh --quick -- --sources 4   # after --: extra sssp_bench options
 #
-# Weights: generated graphs and files without weights get the multisplit
-# paper's rule, uniform integers 1..1000 (random:1:1000, seed 1); road files
-# keep their own weights. Environment: SSSP_BENCH (the sssp_bench binary;
-# default build/src/sssp_bench, built if missing), SSSP_DATASETS (default
-# ../shared/datasets), SSSP_RESULTS (default results/), SSSP_BENCH_RUNS (5).
+# Writes into results/<device>/<YYYY-MM-DD>/ (device from nvidia-smi, e.g.
+# results/nvidia-h200/2026-11-23/):
+#   sssp.json, sssp.md              all strategies, all graphs (sssp_bench --json/--markdown)
+#   sssp_delta.json, sssp_delta.md  delta sweep, delta = c * mean weight / mean degree
+#   *.meta.json, *.log              how each file was made (command, commit, date), stderr
+# Then: scripts/plot_results.py DIR and scripts/make_benchmarks_doc.py DIR.
+#
+# Refuses (exit 2) where no GPU is present. Exit 3: some GPU result differed
+# from the CPU reference (the JSON says which; files are still written).
+#
+# Weights (the multisplit paper's rule): generated graphs and files without
+# weights get uniform integers 1..1000 (random:1:1000, seed 1); road files keep
+# their own weights; cond-mat's file weights contain inf, so it gets the rule.
+# R-MAT: Graph500 parameters (0.57, 0.19, 0.19, 0.05) and the multisplit
+# paper's (0.5, 0.1, 0.1, 0.3).
+#
+# Environment: SSSP_BUILD_DIR (prebuilt build folder, default build/; its
+# src/sssp_bench is used as is, built only if missing), SSSP_DATASETS (shared
+# graphs, default ../shared/datasets), SSSP_DOWNLOADS (graphs fetched by
+# datasets/download.sh, default datasets/downloads; full mode only, 0 to skip),
+# SSSP_RESULTS (default results/), SSSP_BENCH_RUNS (timed solves per source:
+# quick 3, full 5).
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-bench="${SSSP_BENCH:-$root/build/src/sssp_bench}"
-if [ ! -x "$bench" ]; then
-  source "$root/scripts/common.sh"
-  sssp_install_packages && sssp_find_nvcc
-  cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$root/build" --target sssp_bench --parallel "${SSSP_JOBS:-$(nproc)}"
-  bench="$root/build/src/sssp_bench"
-fi
-data="${SSSP_DATASETS:-$root/../shared/datasets}"
-out="${SSSP_RESULTS:-$root/results}"
-runs="${SSSP_BENCH_RUNS:-5}"
-mkdir -p "$out"
+source "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
 
-args=(--runs "$runs" --weights random:1:1000 --seed 1)
-if [ "${SSSP_BENCH_QUICK:-0}" = 1 ]; then
-  args+=(--generate rmat:16:16 --generate grid:256:256 --generate urand:65536:16)
-else
-  args+=(--generate rmat:20:16 --generate rmat:21:16 --generate rmat:22:16
-         --generate grid:2048:2048 --generate urand:1048576:16)
-fi
-# FILE[@RULE]: cond-mat's own weights include inf, so it gets the rule too.
-for f in road/DE.gr road/rome99.gr road/andorra_osm.mtx road/amsterdam-roads.mtx road/luxembourg_osm.mtx \
-         social/email-Enron.mtx social/pgp-strong-2009.mtx social/cond-mat-2005.mtx@random:1:1000 mesh/copter2.mtx; do
-  if [ -f "$data/${f%@*}" ]; then args+=(--graph "$data/$f"); else echo "skipping $f: not found under $data" >&2; fi
+usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; }
+mode=full
+extra=()
+script_cmd="scripts/bench_sssp.sh${*:+ $*}"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) mode=quick ;;
+    --full) mode=full ;;
+    -h|--help) usage; exit 0 ;;
+    --) shift; extra=("$@"); break ;;
+    *) echo "bench_sssp.sh: unknown option '$1' (sssp_bench options go after --)" >&2; usage >&2; exit 2 ;;
+  esac
+  shift
 done
-stamp="$(date +%Y%m%d-%H%M%S)"
-"$bench" "${args[@]}" --json "$out/sssp_bench-$stamp.json" --markdown "$out/sssp_bench-$stamp.md" "$@"
-echo "wrote $out/sssp_bench-$stamp.md and .json" >&2
+
+bench_require_gpu bench_sssp.sh
+bench_binary src/sssp_bench sssp_bench
+bench_results_dir
+data="${SSSP_DATASETS:-$(cd "$bench_root/.." && pwd)/shared/datasets}"
+downloads="${SSSP_DOWNLOADS:-$bench_root/datasets/downloads}"
+
+common=(--weights random:1:1000 --seed 1)
+paper_rmat=0.5:0.1:0.1:0.3
+if [ "$mode" = quick ]; then
+  runs="${SSSP_BENCH_RUNS:-3}"
+  generate=(rmat:18:16 rmat:19:16 rmat:20:16 "rmat:20:16:$paper_rmat" grid:1024:1024
+            urand:262144:16 urand:524288:16 urand:1048576:16)
+  sweep_generate=(rmat:20:16)
+else
+  runs="${SSSP_BENCH_RUNS:-5}"
+  generate=(rmat:20:16 rmat:21:16 rmat:22:16 "rmat:20:16:$paper_rmat" "rmat:21:16:$paper_rmat"
+            "rmat:22:16:$paper_rmat" grid:1024:1024 grid:2048:2048
+            urand:1048576:16 urand:2097152:16 urand:4194304:16)
+  sweep_generate=(rmat:20:16 grid:1024:1024)
+fi
+
+# FILE[@RULE]; files missing here are skipped with a message.
+shared=(road/DE.gr road/rome99.gr road/andorra_osm.mtx road/amsterdam-roads.mtx road/luxembourg_osm.mtx
+        social/email-Enron.mtx social/pgp-strong-2009.mtx social/cond-mat-2005.mtx@random:1:1000
+        social/as-22july06.mtx mesh/copter2.mtx)
+graphs=()
+for f in "${shared[@]}"; do
+  if [ -f "$data/${f%@*}" ]; then graphs+=(--graph "$data/$f"); else echo "skipping $f: not under $data" >&2; fi
+done
+if [ "$mode" = full ] && [ "$downloads" != 0 ] && [ -d "$downloads" ]; then
+  # Standard collections fetched by datasets/download.sh (the GPU machine may have none).
+  while IFS= read -r f; do graphs+=(--graph "$f"); done < <(find "$downloads" -maxdepth 1 -type f \
+    \( -name '*.mtx' -o -name '*.gr' \) | sort)
+fi
+sweep_graph=()
+[ -f "$data/road/DE.gr" ] && sweep_graph=(--graph "$data/road/DE.gr")
+
+rc_all=0
+# run NAME ARGS...: one sssp_bench call -> NAME.json, NAME.md, NAME.log, NAME.meta.json
+run() {
+  local name="$1"
+  shift
+  local cmd=("$bench_bin" "$@" --json "$bench_out/$name.json" --markdown "$bench_out/$name.md" "${extra[@]}")
+  echo "== $name: ${cmd[*]}" >&2
+  local t0=$SECONDS rc=0
+  "${cmd[@]}" 2> >(tee "$bench_out/$name.log" >&2) >/dev/null || rc=$?
+  bench_meta "$bench_out/$name.meta.json" sssp "$mode" "$script_cmd" "$rc" "$((SECONDS - t0))" "${cmd[@]}"
+  echo "== $name: exit $rc after $((SECONDS - t0)) s" >&2
+  if [ "$rc" -ne 0 ]; then
+    [ "$rc_all" -eq 0 ] && rc_all=$rc
+    [ "$rc" -ne 3 ] && echo "bench_sssp.sh: sssp_bench failed (exit $rc); see $bench_out/$name.log" >&2
+  fi
+  return 0
+}
+
+gen_args=()
+for g in "${generate[@]}"; do gen_args+=(--generate "$g"); done
+run sssp "${common[@]}" --runs "$runs" "${gen_args[@]}" "${graphs[@]}"
+
+sweep_args=()
+for g in "${sweep_generate[@]}"; do sweep_args+=(--generate "$g"); done
+run sssp_delta "${common[@]}" --runs "$runs" --no-cpu --delta-c 2,4,8,16,32,64,128 "${sweep_args[@]}" \
+  "${sweep_graph[@]}"
+
+echo "results in $bench_out (plots: scripts/plot_results.py $bench_out)" >&2
+exit "$rc_all"
