@@ -10,6 +10,7 @@
 #include <string>
 
 #include "graph/io/readers.hpp"
+#include "memory_budget.hpp"
 #include "text_scan.hpp"
 
 namespace graph::io {
@@ -158,6 +159,7 @@ ParsedGraph read_dimacs(const FileData& file, const std::string& name, const Rea
                      "more arcs than the " + std::to_string(pr.arcs) + " declared on line " +
                          std::to_string(line_of(text, pr.line)));
   }
+  check_graph_fits(name, line_of(text, pr.line), pr.nodes, found, false);
   body.coo.num_vertices = static_cast<vertex_id>(pr.nodes);
 
   ParsedGraph out;

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "graph/io/readers.hpp"
+#include "memory_budget.hpp"
 #include "text_scan.hpp"
 
 namespace graph::io {
@@ -106,6 +107,24 @@ std::uint64_t parse_chunk(const char* text, const char* p, const char* end, cons
   return k;
 }
 
+// Offset of the first entry line holding `id` (the file is known to parse).
+std::size_t offset_of_id(const char* text, std::size_t size, std::uint64_t id) {
+  const char* end = text + size;
+  for (const char* p = text; p != end;) {
+    const char* line = p;
+    const char* line_end = next_line(p, end);
+    p = skip_blanks(p, line_end);
+    if (!is_comment_or_blank(p, end)) {
+      std::uint64_t u = 0, v = 0;
+      p = read_u64(text, p, end, u, "source id");
+      p = read_u64(text, skip_blanks(p, end), end, v, "target id");
+      if (u == id || v == id) return static_cast<std::size_t>(line - text);
+    }
+    p = line_end;
+  }
+  return 0;
+}
+
 struct Outcome {
   bool need_float = false;
   int columns = 0;
@@ -154,6 +173,11 @@ Outcome read_pass(const std::string& name, const FileData& file, const WeightRul
                                       : "no edges in the file (only comments or blank lines)");
   std::uint64_t max_id = 0;
   for (const auto& r : body.results) max_id = std::max(max_id, r.info.max_id);
+  // One line "0 4294967293" makes 2^32 - 2 vertices: refuse what cannot be
+  // built, naming the line with the largest id (found again only on this path).
+  if (csr_build_bytes(max_id + 1, body.coo.num_entries(), false) > host_memory_budget())
+    check_graph_fits(name, line_of(text, offset_of_id(text, file.size(), max_id)), max_id + 1,
+                     body.coo.num_entries(), false);
   coo = std::move(body.coo);
   coo.num_vertices = static_cast<vertex_id>(max_id + 1);
   return Outcome{false, columns};

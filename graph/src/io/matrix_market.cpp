@@ -19,6 +19,7 @@
 #include <string>
 
 #include "graph/io/readers.hpp"
+#include "memory_budget.hpp"
 #include "text_scan.hpp"
 
 namespace graph::io {
@@ -242,6 +243,9 @@ Coo<Weight> read_body(const std::string& name, const FileData& file, const Heade
                      "more entries than the " + std::to_string(h.entries) + " declared on line " +
                          std::to_string(line_of(text, h.size_line)));
   }
+  // A size line may declare 2^32 - 2 vertices over one entry: refuse what
+  // cannot be built rather than let build_csr's allocation take the machine.
+  check_graph_fits(name, line_of(text, h.size_line), std::max(h.rows, h.cols), found, h.symmetric);
   body.coo.num_vertices = static_cast<vertex_id>(std::max(h.rows, h.cols));
   return std::move(body.coo);
 }
