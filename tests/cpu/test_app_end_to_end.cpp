@@ -365,7 +365,7 @@ TEST_F(AppEndToEnd, SharedRoadGraphRome99) {
 }
 
 TEST_F(AppEndToEnd, BuiltBinaryRunsAndExits) {
-  const fs::path binary = fs::path(SSSP_BINARY_DIR) / "src" / "sssp";
+  const fs::path binary = fs::path(SSSP_BINARY_DIR) / "sssp";
   ASSERT_TRUE(fs::exists(binary)) << binary << " not built: build the sssp target before running this test";
   const std::string out = path("out.txt"), err = path("err.txt");
   const auto shell = [&](const std::string& args) {
