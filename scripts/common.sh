@@ -6,7 +6,7 @@ SSSP_BUILD_DIR="${SSSP_BUILD_DIR:-$SSSP_ROOT/build}"
 
 # Debian/Ubuntu packages the build needs. Installs only what is missing.
 SSSP_PACKAGES=(cmake ninja-build g++ libboost-program-options-dev libgtest-dev
-               nlohmann-json3-dev zlib1g-dev)
+               nlohmann-json3-dev zlib1g-dev python3-matplotlib)
 
 sssp_install_packages() {
   local missing=()

@@ -463,6 +463,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("results_dir")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "BENCHMARKS.md"))
+    ap.add_argument("--plots", help="folder for the PNGs (default: RESULTS_DIR/plots)")
     ap.add_argument("--allow-synthetic", action="store_true", help="accept the test fixture (tests only)")
     args = ap.parse_args()
     rd = os.path.abspath(args.results_dir)
@@ -484,9 +485,10 @@ def main():
     if not (sssp or ms):
         print(f"make_benchmarks_doc.py: no SSSP or multisplit results in {rd}", file=sys.stderr)
         return 2
-    plots = dict(pr.plot_all(rd))
+    plot_dir = os.path.abspath(args.plots or os.path.join(rd, "plots"))
+    plots = dict(pr.plot_all(rd, plot_dir))
     out_dir = os.path.dirname(os.path.abspath(args.out))
-    rel_plot = lambda name: os.path.relpath(os.path.join(rd, "plots", name), out_dir)  # noqa: E731
+    rel_plot = lambda name: os.path.relpath(os.path.join(plot_dir, name), out_dir)  # noqa: E731
     metas = {n: pr.read_meta(rd, n) for n in ("sssp", "sssp_delta", "multisplit")}
 
     doc = Doc()
@@ -531,7 +533,7 @@ def main():
     os.makedirs(out_dir, exist_ok=True)
     with open(args.out, "w") as f:
         f.write("\n".join(doc.lines).rstrip() + "\n")
-    print(f"wrote {args.out} ({len(plots)} plots in {os.path.join(rd, 'plots')})")
+    print(f"wrote {args.out} ({len(plots)} plots in {plot_dir})")
     return 0
 
 
