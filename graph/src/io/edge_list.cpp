@@ -178,6 +178,10 @@ Outcome read_pass(const std::string& name, const FileData& file, const WeightRul
   if (csr_build_bytes(max_id + 1, body.coo.num_entries(), false) > host_memory_budget())
     check_graph_fits(name, line_of(text, offset_of_id(text, file.size(), max_id)), max_id + 1,
                      body.coo.num_entries(), false);
+  if constexpr (kMode == WeightMode::Real)
+    check_float_paths(name, text, body, max_id + 1, [](const char* line, const char* line_end) {
+      return !is_comment_or_blank(skip_blanks(line, line_end), line_end);
+    });
   coo = std::move(body.coo);
   coo.num_vertices = static_cast<vertex_id>(max_id + 1);
   return Outcome{false, columns};

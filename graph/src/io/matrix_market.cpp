@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "graph/io/readers.hpp"
 #include "memory_budget.hpp"
@@ -242,6 +243,13 @@ Coo<Weight> read_body(const std::string& name, const FileData& file, const Heade
     throw InputError(InputErrorKind::CountMismatch, name, line_of(text, at),
                      "more entries than the " + std::to_string(h.entries) + " declared on line " +
                          std::to_string(line_of(text, h.size_line)));
+  }
+  if constexpr (std::is_same_v<Weight, float>) {
+    auto is_entry = [](const char* line, const char* line_end) {
+      const char* q = skip_blanks(line, line_end);
+      return q != line_end && *q != '\n' && *q != '%';
+    };
+    check_float_paths(name, text, body, std::max(h.rows, h.cols), is_entry);
   }
   // A size line may declare 2^32 - 2 vertices over one entry: refuse what
   // cannot be built rather than let build_csr's allocation take the machine.

@@ -452,4 +452,36 @@ std::size_t offset_of_global_entry(const char* text, const BodyResult<Weight, In
   return body.chunks.empty() ? 0 : body.chunks.back().end;
 }
 
+// Float distances must not overflow to infinity, which means "unreachable":
+// a wrong answer, not an error. A shortest path is simple: at most n - 1
+// arcs, each stored entry used at most once (mirroring a symmetric file does
+// not change this). Its first arc is added to 0 exactly; adding a further
+// non-negative float w to a running sum s with rounding to nearest errs by
+// at most 2w (a w below half an ulp of s is absorbed, rounding down;
+// otherwise the error, half an ulp of s + w, is at most 2w). So a computed
+// length is at most max_w + 3 * min(sum of all weights, (n - 2) * max_w).
+// Graphs where that exceeds FLT_MAX are refused, naming the line of the
+// largest weight: no reachable vertex can then get an infinite distance, on
+// the CPU or on the GPU (same float additions).
+template <class Info, class IsEntry>
+void check_float_paths(const std::string& name, const char* text, const BodyResult<float, Info>& body,
+                       std::uint64_t vertices, IsEntry&& is_entry) {
+  const std::vector<float>& w = body.coo.weights;
+  if (w.empty() || vertices < 2) return;
+  const auto heaviest = std::max_element(w.begin(), w.end());
+  double sum = 0;
+  for (const float x : w) sum += x;
+  const double heaviest_w = static_cast<double>(*heaviest);
+  const double bound = heaviest_w + 3 * std::min(sum, static_cast<double>(vertices - 2) * heaviest_w);
+  if (bound <= static_cast<double>(std::numeric_limits<float>::max())) return;
+  const auto index = static_cast<std::uint64_t>(heaviest - w.begin());
+  const std::size_t at = offset_of_global_entry(text, body, index, is_entry);
+  char numbers[160];
+  std::snprintf(numbers, sizeof(numbers), "weight %g with %llu vertices: a computed path length could reach %g, ",
+                static_cast<double>(*heaviest), static_cast<unsigned long long>(vertices), bound);
+  throw InputError(InputErrorKind::Overflow, name, line_of(text, at),
+                   std::string(numbers) +
+                       "beyond float range (3.4e38, rounding included); scale the weights down");
+}
+
 }  // namespace graph::io::detail
