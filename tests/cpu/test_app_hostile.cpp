@@ -4,6 +4,7 @@
 // stdout, no --output / --json file, an earlier result file left untouched
 // and no temporary file left behind.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -158,4 +159,19 @@ TEST_F(AppHostile, FormatOptionAppliesTheSameChecks) {
   expect_refused({"graph.mtx", kInt + "3 3 1\n1 2 3\n", 1}, {"--format", "gr"});
   // A text file read as a binary cache is corrupt.
   expect_refused({"graph.gr", "p sp 3 1\na 1 2 3\n", 0}, {"--format", "bin"});
+}
+
+// A write that fails after the solve (here: the JSON's temporary name is
+// taken by a directory) is a runtime failure: exit 1, one line, and the
+// distance file already written is removed, so no half set of results stays.
+TEST_F(AppHostile, FailedJsonWriteLeavesNoDistanceFile) {
+  const std::string graph = good_graph();
+  fs::create_directory(json_ + ".tmp." + std::to_string(::getpid()));
+  const Result r = run({"--graph", graph, "--device", "cpu", "--output", dist_, "--json", json_});
+  EXPECT_EQ(r.code, 1) << r.err;
+  ASSERT_FALSE(r.err.empty());
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+  EXPECT_EQ(r.err.rfind("sssp: " + json_ + ": cannot write", 0), 0u) << r.err;
+  EXPECT_FALSE(fs::exists(dist_));
+  EXPECT_FALSE(fs::exists(json_));
 }
