@@ -130,7 +130,10 @@ __device__ void relax_frontier(const GraphView<typename Codec::Weight>& g, label
 
     // CTA stage: whole block on one vertex with >= blockDim arcs.
     while (__syncthreads_or(degree >= kBlock)) {
-      if (degree >= kBlock) sh.cta_owner = static_cast<int>(threadIdx.x);
+      // Any one claimant wins; atomicExch makes the competing writes
+      // well-defined (plain stores here are a write-write race that
+      // compute-sanitizer's racecheck reports).
+      if (degree >= kBlock) atomicExch(&sh.cta_owner, static_cast<int>(threadIdx.x));
       __syncthreads();
       if (sh.cta_owner == static_cast<int>(threadIdx.x)) {
         sh.cta_first = first;
