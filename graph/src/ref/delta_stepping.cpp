@@ -445,7 +445,9 @@ double auto_delta(const Csr<Weight>& g, double c) {
     weight_sum += w;
     if (w > 0 && w < min_positive) min_positive = w;
   }
-  if (!std::isfinite(min_positive)) return 1.0;  // every weight is 0: any delta is exact
+  // Every weight is 0: any delta is exact. (An OpenMP min reduction over a
+  // double starts at +inf with gcc but at DBL_MAX with clang, so test both.)
+  if (!(min_positive < std::numeric_limits<double>::max())) return 1.0;
   const double mean_weight = weight_sum / static_cast<double>(arcs);
   const double mean_degree = static_cast<double>(arcs) / static_cast<double>(g.num_vertices);
   // Davidson, Baxter, Garland, Owens, "Work-efficient parallel GPU methods for
