@@ -19,6 +19,8 @@
 #include "graph/error.hpp"
 #include "../core/prefault.hpp"
 
+#include "unique_fd.hpp"
+
 namespace graph::io {
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the cache layout is little-endian");
@@ -101,20 +103,7 @@ T get(const unsigned char* header, std::size_t at) {
                    "corrupt binary cache: " + what + " (delete the file to rebuild it)");
 }
 
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-  int release() { return std::exchange(fd_, -1); }
-
- private:
-  int fd_;
-};
+using Fd = detail::UniqueFd;
 
 // Reads exactly n bytes at offset; false when the file ends first.
 bool read_at(int fd, void* out, std::size_t n, std::uint64_t offset) {

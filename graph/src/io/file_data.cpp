@@ -18,6 +18,8 @@
 
 #include "graph/error.hpp"
 
+#include "unique_fd.hpp"
+
 namespace graph::io {
 
 namespace {
@@ -26,19 +28,7 @@ namespace {
   throw InputError(InputErrorKind::CannotOpen, path, 0, what + ": " + std::strerror(err));
 }
 
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
+using Fd = detail::UniqueFd;
 
 // A growable malloc'd buffer: realloc can extend large blocks in place
 // (mremap), and nothing is zero-filled before being written.
