@@ -1,10 +1,9 @@
+#include "graph/atomic_file.hpp"
 #include "app/json_report.hpp"
 
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <system_error>
 
@@ -156,26 +155,16 @@ json to_json(const AppOptions& options, const RunSummary& run) {
 }
 
 void write_file_atomically(const std::string& path, const std::string& content) {
-  namespace fs = std::filesystem;
-  // Same directory as the target, so the rename never crosses file systems.
-  const std::string temp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream file(temp, std::ios::binary | std::ios::trunc);
-    if (!file) throw std::runtime_error(path + ": cannot write (" + std::strerror(errno) + ")");
-    file.write(content.data(), static_cast<std::streamsize>(content.size()));
-    file.close();
-    if (!file) {
-      std::error_code ignored;
-      fs::remove(temp, ignored);
-      throw std::runtime_error(path + ": write failed (disk full?)");
-    }
-  }
-  std::error_code ec;
-  fs::rename(temp, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(temp, ignored);
-    throw std::runtime_error(path + ": cannot replace (" + ec.message() + ")");
+  // A failed write is a runtime failure (exit 1), not bad input (exit 2).
+  try {
+    graph::detail::AtomicFile out(path);
+    out.write(content);
+    out.commit();
+  } catch (const graph::InputError& e) {
+    // e.what() is "PATH: reason" (line 0); keep the reason, say what failed.
+    const std::string what = e.what();
+    const std::string reason = what.compare(0, path.size() + 2, path + ": ") == 0 ? what.substr(path.size() + 2) : what;
+    throw std::runtime_error(path + ": cannot write (" + reason + ")");
   }
 }
 

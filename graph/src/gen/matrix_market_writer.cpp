@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "../ref/atomic_file.hpp"
+#include "graph/atomic_file.hpp"
 
 namespace graph {
 

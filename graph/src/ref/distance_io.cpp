@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "atomic_file.hpp"
+#include "graph/atomic_file.hpp"
 #include "graph/error.hpp"
 
 namespace graph {

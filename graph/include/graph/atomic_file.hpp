@@ -1,5 +1,5 @@
-// Atomic output files, shared by the distance writer (ref/) and the Matrix
-// Market writer (gen/): data goes to a temporary file beside the target, which
+// Atomic output files, shared by every writer (distances, Matrix Market,
+// the sssp JSON record): data goes to a temporary file beside the target, which
 // is renamed over the target only after every byte was written and flushed.
 // A reader never sees a partial file, and an error leaves the old file intact.
 #pragma once
