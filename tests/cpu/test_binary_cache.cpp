@@ -11,6 +11,7 @@
 #include "graph/error.hpp"
 #include "graph/io/binary_cache.hpp"
 #include "graph/load.hpp"
+#include "graph_test_support.hpp"
 #include "test_support.hpp"
 
 using namespace graph;
@@ -34,19 +35,7 @@ void write_bytes(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
 }
 
-template <class W>
-void expect_same(const Csr<W>& a, const Csr<W>& b) {
-  EXPECT_EQ(a.num_vertices, b.num_vertices);
-  EXPECT_EQ(a.offsets, b.offsets);
-  EXPECT_EQ(a.targets, b.targets);
-  EXPECT_EQ(a.weights, b.weights);
-}
-
-void expect_same(const AnyCsr& a, const AnyCsr& b) {
-  ASSERT_EQ(a.index(), b.index());
-  if (std::holds_alternative<IntCsr>(a)) expect_same(std::get<IntCsr>(a), std::get<IntCsr>(b));
-  else expect_same(std::get<FloatCsr>(a), std::get<FloatCsr>(b));
-}
+using test_support::expect_same_csr;
 
 class BinaryCache : public ::testing::Test {
  protected:
@@ -87,7 +76,7 @@ TEST_F(BinaryCache, RoundTripAndReuse) {
   EXPECT_FALSE(second.cache_written);
   EXPECT_EQ(second.parse_seconds, 0.0);
   EXPECT_EQ(second.format, Format::Binary);
-  expect_same(parsed, again);
+  expect_same_csr(parsed, again);
   // The report survives the round trip.
   EXPECT_EQ(second.build.input_entries, 8u);
   EXPECT_EQ(second.build.self_loops_dropped, 1u);
@@ -114,7 +103,7 @@ TEST_F(BinaryCache, FormatBinaryLoadsTheCacheDirectly) {
   LoadReport report;
   EXPECT_EQ(detect_format(cache_), Format::Binary);
   const auto direct = load_graph(cache_, o, &report);
-  expect_same(parsed, direct);
+  expect_same_csr(parsed, direct);
   EXPECT_TRUE(report.from_cache);
   EXPECT_EQ(report.format, Format::Binary);
   EXPECT_EQ(report.id_base, 1u);
@@ -142,7 +131,7 @@ TEST_F(BinaryCache, FloatGraphsAndCustomCachePath) {
   const auto again = load_graph(src, o, &report);
   EXPECT_TRUE(report.from_cache);
   ASSERT_TRUE(std::holds_alternative<FloatCsr>(again));
-  expect_same(parsed, again);
+  expect_same_csr(parsed, again);
 }
 
 TEST_F(BinaryCache, RebuiltWhenTheSourceChanges) {
@@ -293,6 +282,6 @@ TEST_F(BinaryCache, RealDataRoundTrip) {
   const auto parsed = load_graph(src, cached(), &first);
   const auto again = load_graph(src, cached(), &second);
   EXPECT_TRUE(second.from_cache);
-  expect_same(parsed, again);
+  expect_same_csr(parsed, again);
   EXPECT_EQ(second.build.input_entries, 121024u);
 }

@@ -8,46 +8,26 @@
 
 #include "graph/error.hpp"
 #include "graph/load.hpp"
+#include "graph_test_support.hpp"
 #include "test_support.hpp"
 
 using namespace graph;
 
 namespace {
 
-LoadOptions quiet() {
-  LoadOptions o;
-  o.progress = false;
-  return o;
-}
+LoadOptions quiet(int threads = 0) { return test_support::quiet_load(threads); }
 
-class Dimacs : public ::testing::Test {
+class Dimacs : public test_support::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = test_support::scratch_dir(std::string("gr_") +
-                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+  Dimacs() : ScratchDirTest("gr") {}
 
-  std::string write(const std::string& text) {
-    const auto path = (dir_ / "g.gr").string();
-    std::ofstream(path, std::ios::binary) << text;
-    return path;
-  }
+  std::string write(const std::string& text, const std::string& name = "g.gr") { return write_file(name, text); }
 
+  // Loads `text` and expects an InputError of `kind` reported at `line`,
+  // with a message that starts "FILE:LINE: ".
   void expect_error(const std::string& text, InputErrorKind kind, std::uint64_t line) {
-    const std::string path = write(text);
-    try {
-      load_graph(path, quiet());
-      ADD_FAILURE() << "no error for:\n" << text;
-    } catch (const InputError& e) {
-      EXPECT_EQ(e.kind(), kind) << e.what();
-      EXPECT_EQ(e.line(), line) << e.what();
-      EXPECT_NE(std::string(e.what()).find(path + ":" + std::to_string(line) + ": "), std::string::npos)
-          << e.what();
-    }
+    test_support::expect_load_error(write(text), quiet(), kind, line, "\n" + text);
   }
-
-  std::filesystem::path dir_;
 };
 
 std::string shared(const std::string& rel) { return (test_support::datasets_dir() / rel).string(); }

@@ -25,6 +25,7 @@
 #include "graph/io/binary_cache.hpp"
 #include "graph/load.hpp"
 #include "graph/reference.hpp"
+#include "graph_test_support.hpp"
 #include "test_support.hpp"
 
 using namespace graph;
@@ -44,11 +45,7 @@ constexpr bool kAddressSanitizer = false;
 constexpr bool kAddressSanitizer = false;
 #endif
 
-LoadOptions quiet() {
-  LoadOptions o;
-  o.progress = false;
-  return o;
-}
+LoadOptions quiet(int threads = 0) { return test_support::quiet_load(threads); }
 
 // Sets an environment variable for one scope.
 class ScopedEnv {
@@ -71,37 +68,18 @@ class ScopedEnv {
   std::string old_;
 };
 
-class HostileInput : public ::testing::Test {
+class HostileInput : public test_support::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = test_support::scratch_dir(std::string("hostile_") +
-                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  HostileInput() : ScratchDirTest("hostile") {}
 
-  std::string write(const std::string& name, const std::string& bytes) {
-    const auto path = (dir_ / name).string();
-    std::ofstream(path, std::ios::binary) << bytes;
-    return path;
-  }
+  std::string write(const std::string& name, const std::string& bytes) { return write_file(name, bytes); }
 
   // Loads `bytes` as file `name` (its extension picks the reader) and
   // expects an InputError of `kind` whose message starts "FILE:LINE: ".
   void expect_error(const std::string& name, const std::string& bytes, InputErrorKind kind, std::uint64_t line,
                     const LoadOptions& options = quiet()) {
-    const std::string path = write(name, bytes);
-    try {
-      load_graph(path, options);
-      ADD_FAILURE() << "no error for " << name << ":\n" << bytes;
-    } catch (const InputError& e) {
-      EXPECT_EQ(e.kind(), kind) << e.what();
-      EXPECT_EQ(e.line(), line) << e.what();
-      const std::string prefix = path + ":" + std::to_string(line) + ": ";
-      EXPECT_EQ(std::string(e.what()).rfind(line > 0 ? prefix : path + ": ", 0), 0u) << e.what();
-    }
+    test_support::expect_load_error(write(name, bytes), options, kind, line, name + ":\n" + bytes);
   }
-
-  fs::path dir_;
 };
 
 // A string literal with embedded NUL bytes, all of it.

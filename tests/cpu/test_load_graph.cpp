@@ -9,6 +9,7 @@
 
 #include "graph/error.hpp"
 #include "graph/load.hpp"
+#include "graph_test_support.hpp"
 #include "test_support.hpp"
 
 using namespace graph;
@@ -16,29 +17,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-LoadOptions quiet(int threads = 0) {
-  LoadOptions o;
-  o.progress = false;
-  o.threads = threads;
-  return o;
-}
+LoadOptions quiet(int threads = 0) { return test_support::quiet_load(threads); }
 
 std::string fixture(const std::string& name) { return (test_support::fixtures_dir() / name).string(); }
 std::string shared(const std::string& rel) { return (test_support::datasets_dir() / rel).string(); }
 
-template <class W>
-void expect_same(const Csr<W>& a, const Csr<W>& b) {
-  EXPECT_EQ(a.num_vertices, b.num_vertices);
-  EXPECT_EQ(a.offsets, b.offsets);
-  EXPECT_EQ(a.targets, b.targets);
-  EXPECT_EQ(a.weights, b.weights);
-}
-
-void expect_same(const AnyCsr& a, const AnyCsr& b) {
-  ASSERT_EQ(a.index(), b.index());
-  if (std::holds_alternative<IntCsr>(a)) expect_same(std::get<IntCsr>(a), std::get<IntCsr>(b));
-  else expect_same(std::get<FloatCsr>(a), std::get<FloatCsr>(b));
-}
+using test_support::expect_same_csr;
 
 InputErrorKind error_kind(const std::string& path, const LoadOptions& options = quiet()) {
   try {
@@ -51,19 +35,10 @@ InputErrorKind error_kind(const std::string& path, const LoadOptions& options = 
   return InputErrorKind::BadArgument;
 }
 
-class LoadGraph : public ::testing::Test {
+class LoadGraph : public test_support::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = test_support::scratch_dir(std::string("load_") +
-                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string write(const std::string& name, const std::string& bytes) {
-    const auto path = (dir_ / name).string();
-    std::ofstream(path, std::ios::binary) << bytes;
-    return path;
-  }
-  fs::path dir_;
+  LoadGraph() : ScratchDirTest("load") {}
+  std::string write(const std::string& name, const std::string& bytes) { return write_file(name, bytes); }
 };
 
 std::string read_bytes(const std::string& path) {
@@ -130,11 +105,11 @@ TEST_F(LoadGraph, GzipEqualsPlainText) {
   LoadReport plain_report, gz_report;
   const auto plain = load_graph(fixture("small_integer_general.mtx"), quiet(), &plain_report);
   const auto gz = load_graph(fixture("small_integer_general.mtx.gz"), quiet(), &gz_report);
-  expect_same(plain, gz);
+  expect_same_csr(plain, gz);
   EXPECT_EQ(gz_report.build.duplicates_dropped, 1u);
   EXPECT_LT(gz_report.file_bytes, plain_report.file_bytes);  // bytes on disk
   // Two concatenated gzip members.
-  expect_same(load_graph(fixture("small.gr"), quiet()), load_graph(fixture("small_two_members.gr.gz"), quiet()));
+  expect_same_csr(load_graph(fixture("small.gr"), quiet()), load_graph(fixture("small_two_members.gr.gz"), quiet()));
 }
 
 TEST_F(LoadGraph, GzipErrorsNameTheirLineInTheDecompressedText) {
@@ -168,7 +143,7 @@ TEST_F(LoadGraph, ThreadCountDoesNotChangeTheResult) {
   EXPECT_EQ(r1.build.input_entries, static_cast<std::uint64_t>(entries));
   for (int threads : {2, 3, 8}) {
     LoadReport r;
-    expect_same(one, load_graph(path, quiet(threads), &r));
+    expect_same_csr(one, load_graph(path, quiet(threads), &r));
     EXPECT_EQ(r.build.duplicates_dropped, r1.build.duplicates_dropped);
     EXPECT_EQ(r.build.self_loops_dropped, r1.build.self_loops_dropped);
   }
@@ -207,7 +182,7 @@ TEST(RealData, DeMtxAndDeGrGiveIdenticalCsrs) {
   SKIP_IF_NO_DATASET("road/DE.gr");
   const auto mtx = load_graph(shared("road/DE.mtx"), quiet());
   const auto gr = load_graph(shared("road/DE.gr"), quiet());
-  expect_same(mtx, gr);
+  expect_same_csr(mtx, gr);
   EXPECT_EQ(num_vertices(mtx), 49109u);
 }
 
@@ -219,7 +194,7 @@ TEST(RealData, Rome99MtxAndGrBothReportElevenDuplicates) {
   const auto gr = load_graph(shared("road/rome99.gr"), quiet(), &b);
   EXPECT_EQ(a.build.duplicates_dropped, 11u);
   EXPECT_EQ(b.build.duplicates_dropped, 11u);
-  expect_same(mtx, gr);
+  expect_same_csr(mtx, gr);
 }
 
 TEST(RealData, SharedMatrixMarketFilesLoadWithTheirDeclaredSizes) {

@@ -10,50 +10,26 @@
 
 #include "graph/error.hpp"
 #include "graph/load.hpp"
+#include "graph_test_support.hpp"
 #include "test_support.hpp"
 
 using namespace graph;
 
 namespace {
 
-LoadOptions quiet(int threads = 0) {
-  LoadOptions o;
-  o.progress = false;
-  o.threads = threads;
-  return o;
-}
+LoadOptions quiet(int threads = 0) { return test_support::quiet_load(threads); }
 
-class MatrixMarket : public ::testing::Test {
+class MatrixMarket : public test_support::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = test_support::scratch_dir(std::string("mm_") +
-                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+  MatrixMarket() : ScratchDirTest("mm") {}
 
-  std::string write(const std::string& text, const std::string& name = "g.mtx") {
-    const auto path = (dir_ / name).string();
-    std::ofstream(path, std::ios::binary) << text;
-    return path;
-  }
+  std::string write(const std::string& text, const std::string& name = "g.mtx") { return write_file(name, text); }
 
   // Loads `text` and expects an InputError of `kind` reported at `line`,
-  // with "FILE:LINE:" in the message.
-  void expect_error(const std::string& text, InputErrorKind kind, std::uint64_t line,
-                    const LoadOptions& options = quiet()) {
-    const std::string path = write(text);
-    try {
-      load_graph(path, options);
-      ADD_FAILURE() << "no error for:\n" << text;
-    } catch (const InputError& e) {
-      EXPECT_EQ(e.kind(), kind) << e.what();
-      EXPECT_EQ(e.line(), line) << e.what();
-      EXPECT_NE(std::string(e.what()).find(path + ":" + std::to_string(line) + ": "), std::string::npos)
-          << e.what();
-    }
+  // with a message that starts "FILE:LINE: ".
+  void expect_error(const std::string& text, InputErrorKind kind, std::uint64_t line, const LoadOptions& options = quiet()) {
+    test_support::expect_load_error(write(text), options, kind, line, "\n" + text);
   }
-
-  std::filesystem::path dir_;
 };
 
 const std::string kIntBanner = "%%MatrixMarket matrix coordinate integer general\n";
