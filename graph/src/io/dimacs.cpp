@@ -120,11 +120,7 @@ std::uint64_t parse_chunk(const char* text, const char* p, const char* end, std:
     p = read_int_weight(text, p, end, !kOverride, w);
     if constexpr (kOverride) w = rule.random_weight(u, v);
     p = expect_line_end(text, p, end, "'a U V W'");
-    if (GRAPH_IO_UNLIKELY(k == sink.capacity)) fail_window(text, line);
-    sink.sources[k] = u;
-    sink.targets[k] = v;
-    sink.weights[k] = w;
-    ++k;
+    sink.put(k++, u, v, w, text, line);
   }
   return k;
 }

@@ -98,11 +98,7 @@ std::uint64_t parse_chunk(const char* text, const char* p, const char* end, cons
       w = static_cast<Weight>(fill_rule.random_weight(u, v));
     }
     p = expect_line_end(text, p, end, columns == 2 ? "'U V'" : "'U V W'");
-    if (GRAPH_IO_UNLIKELY(k == sink.capacity)) fail_window(text, line);
-    sink.sources[k] = u;
-    sink.targets[k] = v;
-    sink.weights[k] = w;
-    ++k;
+    sink.put(k++, u, v, w, text, line);
   }
   return k;
 }

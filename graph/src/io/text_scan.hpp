@@ -355,6 +355,15 @@ struct EntrySink {
   vertex_id* targets;
   Weight* weights;
   std::uint64_t capacity;
+
+  // Stores entry k (the chunk's k-th) read from `line`; k must stay below
+  // capacity, which the chunk window guarantees (else a bug: fail_window).
+  void put(std::uint64_t k, vertex_id u, vertex_id v, Weight w, const char* text, const char* line) const {
+    if (GRAPH_IO_UNLIKELY(k == capacity)) fail_window(text, line);
+    sources[k] = u;
+    targets[k] = v;
+    weights[k] = w;
+  }
 };
 
 // Parses [body_begin, body_end) in parallel. parse_chunk(begin, end, sink,
