@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/app.hpp"
+#include "app_test_support.hpp"
 #include "app/options.hpp"
 #include "graph/distance_io.hpp"
 #include "graph/generators.hpp"
@@ -28,22 +29,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-Result run(const std::vector<std::string>& args) {
-  std::vector<const char*> argv{"sssp"};
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  Result r;
-  r.code = app::run_sssp(static_cast<int>(argv.size()), argv.data(), out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
+using Result = test_support::SsspRun;
+Result run(const std::vector<std::string>& args) { return test_support::run_sssp(args); }
 
 bool contains(const std::string& text, const std::string& piece) { return text.find(piece) != std::string::npos; }
 

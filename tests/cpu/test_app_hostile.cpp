@@ -15,28 +15,15 @@
 #include <vector>
 
 #include "app/app.hpp"
+#include "app_test_support.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-Result run(const std::vector<std::string>& args) {
-  std::vector<const char*> argv{"sssp"};
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  Result r;
-  r.code = app::run_sssp(static_cast<int>(argv.size()), argv.data(), out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
+using Result = test_support::SsspRun;
+Result run(const std::vector<std::string>& args) { return test_support::run_sssp(args); }
 
 std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
