@@ -10,6 +10,30 @@ bench_build_dir="${SSSP_BUILD_DIR:-$bench_root/build}"
 
 # Exit 2 with a clear message unless nvidia-smi lists at least one GPU.
 # Sets bench_device (driver's name of GPU 0) and bench_driver.
+# bench_parse_args SCRIPT BENCH_NAME "$@": the options both bench scripts take.
+# Sets mode (quick|full), extra (options after --, for the benchmark program)
+# and script_cmd (the command line as typed, for the run record). The calling
+# script's header comment (up to its `set -euo` line) is its --help.
+bench_parse_args() {
+  local script=$1 bench=$2
+  shift 2
+  mode=full
+  extra=()
+  script_cmd="scripts/$script${*:+ $*}"
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --quick) mode=quick ;;
+      --full) mode=full ;;
+      -h|--help) bench_usage "$script"; exit 0 ;;
+      --) shift; extra=("$@"); break ;;
+      *) echo "$script: unknown option '$1' ($bench options go after --)" >&2; bench_usage "$script" >&2; exit 2 ;;
+    esac
+    shift
+  done
+}
+
+bench_usage() { sed -n '2,/^set -euo/p' "$bench_root/scripts/$1" | sed '$d; s/^# \{0,1\}//'; }
+
 bench_require_gpu() {
   local script="$1"
   if ! command -v nvidia-smi >/dev/null 2>&1; then

@@ -32,20 +32,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
 
-usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; }
-mode=full
-extra=()
-script_cmd="scripts/bench_sssp.sh${*:+ $*}"
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --quick) mode=quick ;;
-    --full) mode=full ;;
-    -h|--help) usage; exit 0 ;;
-    --) shift; extra=("$@"); break ;;
-    *) echo "bench_sssp.sh: unknown option '$1' (sssp_bench options go after --)" >&2; usage >&2; exit 2 ;;
-  esac
-  shift
-done
+bench_parse_args bench_sssp.sh sssp_bench "$@"
 
 bench_require_gpu bench_sssp.sh
 bench_binary src/sssp_bench sssp_bench
