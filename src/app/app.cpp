@@ -1,6 +1,7 @@
 #include "app/app.hpp"
 
 #include <omp.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -29,6 +30,13 @@
 namespace app {
 
 namespace {
+
+// Peak resident set of this process (getrusage's ru_maxrss is in KiB on Linux).
+std::uint64_t peak_resident_bytes() {
+  struct rusage usage {};
+  if (::getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
+}
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
@@ -317,7 +325,11 @@ int Runner<Weight>::run() {
       gpu = std::make_unique<sssp::GpuSolver<Weight>>(g_, so);
       if (!device.upload_ms) {
         device.upload_ms = gpu->upload_ms();
-        if (!o_.quiet) out_ << "upload        " << format_fixed(*device.upload_ms, 3) << " ms (graph, host to device)\n";
+        device.gpu_bytes = gpu->device_bytes();
+        device.gpu_graph_bytes = gpu->graph_device_bytes();
+        if (!o_.quiet)
+          out_ << "upload        " << format_fixed(*device.upload_ms, 3) << " ms (graph, host to device)\n"
+               << format_gpu_memory_line(device);
       }
     }
     for (std::size_t si = 0; si < sources_.size(); ++si) {
@@ -372,6 +384,10 @@ int Runner<Weight>::run() {
   }
   run_.path = path_info(path_target);
   if (run_.path) out_ << "\n" << format_path(*run_.path);
+  device.host_peak_bytes = peak_resident_bytes();
+  if (!o_.quiet)
+    out_ << "\nhost memory   peak resident " << format_fixed(static_cast<double>(device.host_peak_bytes) / 1e9, 3)
+         << " GB\n";
   out_.flush();
 
   if (run_.validation_problems > 0) {

@@ -49,7 +49,10 @@ json to_json(const AppOptions& options, const RunSummary& run) {
   const DeviceInfo& d = run.device;
   j["device"] = {{"requested", d.requested},    {"kind", d.kind},
                  {"description", d.description}, {"note", string_or_null(d.note)},
-                 {"cpu_threads", d.cpu_threads}, {"upload_ms", optional_json(d.upload_ms)}};
+                 {"cpu_threads", d.cpu_threads}, {"upload_ms", optional_json(d.upload_ms)},
+                 {"gpu_bytes", d.gpu_bytes ? json(*d.gpu_bytes) : json(nullptr)},
+                 {"gpu_graph_bytes", d.gpu_graph_bytes ? json(*d.gpu_graph_bytes) : json(nullptr)},
+                 {"host_peak_bytes", d.host_peak_bytes}};
 
   const GraphInfo& g = run.graph;
   j["graph"] = {{"source", g.source},

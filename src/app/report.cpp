@@ -188,7 +188,14 @@ std::string format_device_header(const DeviceInfo& d) {
   if (!d.note.empty()) out << " (" << d.note << ")";
   out << "\n";
   if (d.upload_ms) out << "upload        " << format_fixed(*d.upload_ms, 3) << " ms (graph, host to device)\n";
+  if (d.gpu_bytes) out << format_gpu_memory_line(d);
   return out.str();
+}
+
+std::string format_gpu_memory_line(const DeviceInfo& d) {
+  if (!d.gpu_bytes) return "";
+  return "gpu memory    " + format_fixed(static_cast<double>(*d.gpu_bytes) / 1e9, 3) + " GB held by the solver (graph " +
+         format_fixed(static_cast<double>(d.gpu_graph_bytes.value_or(0)) / 1e9, 3) + " GB)\n";
 }
 
 std::string format_delta_line(const DeltaInfo& delta) {

@@ -121,6 +121,9 @@ struct DeviceInfo {
   std::string note;             // why auto fell back to the CPU, else empty
   int cpu_threads = 0;          // threads for CPU solvers
   std::optional<double> upload_ms;  // host-to-device copy of the graph (first upload)
+  std::optional<std::uint64_t> gpu_bytes;        // device memory the GPU solver holds (graph + work arrays)
+  std::optional<std::uint64_t> gpu_graph_bytes;  // the CSR's share of gpu_bytes
+  std::uint64_t host_peak_bytes = 0;             // peak resident set of this process at the end of the run
 };
 
 struct DeltaInfo {
@@ -144,6 +147,8 @@ struct PathInfo {
 // Text blocks of the report. Each ends with a newline.
 std::string format_graph_header(const GraphInfo& graph);
 std::string format_device_header(const DeviceInfo& device);
+// "gpu memory    X GB held by the solver (graph Y GB)", empty without a GPU solver.
+std::string format_gpu_memory_line(const DeviceInfo& device);
 std::string format_delta_line(const DeltaInfo& delta);
 std::string format_results_table(const std::vector<RunRecord>& records);
 std::string format_comparison_table(const std::vector<SummaryRow>& rows, const std::string& baseline_label);

@@ -33,6 +33,13 @@ bool gpu_available(std::string* why) {
   // default): a device it cannot run on fails here, not in the first solve.
   cudaFuncAttributes attr{};
   err = cudaFuncGetAttributes(&attr, probe_kernel);
+  if (err != cudaSuccess && err != cudaErrorNoKernelImageForDevice && err != cudaErrorInvalidDeviceFunction) {
+    // Not a missing architecture: the device or its context is broken (an
+    // earlier kernel fault is sticky for the whole process, say).
+    (void)cudaGetLastError();
+    if (why) *why = std::string("the CUDA device is unusable: ") + cudaGetErrorName(err) + ": " + cudaGetErrorString(err);
+    return false;
+  }
   if (err != cudaSuccess) {
     (void)cudaGetLastError();
     cudaDeviceProp prop{};

@@ -58,6 +58,10 @@ class GpuSolver {
   GpuSolver& operator=(const GpuSolver&) = delete;
 
   double upload_ms() const;  // host-to-device transfer of the graph
+  // Device memory this solver holds (graph + work arrays), as estimated and
+  // checked before allocation; graph_device_bytes() is the CSR's share.
+  std::uint64_t device_bytes() const;
+  std::uint64_t graph_device_bytes() const;
   SolveResult<Weight> solve(graph::vertex_id source, Strategy strategy);
 
  private:

@@ -83,17 +83,27 @@ __global__ void init_labels(label_t* labels, std::uint32_t n, std::uint32_t sour
 
 struct WeightSummary {
   unsigned max_bits;  // largest weight (integer) or its bit pattern (float, non-negative)
-  unsigned flags;     // bit 0: some weight is zero; bit 1: some weight is negative, NaN or infinite
+  unsigned flags;     // bit 0: some weight is zero; bit 1: some weight is negative, NaN or infinite;
+                      // bit 2: some target id >= n; bit 3: offsets decrease somewhere
 };
 
 // Finds the largest weight and zero weights; float weights: also rejects
 // negative/NaN/infinite values and turns -0.0 into +0.0 (the packed label
-// compares bit patterns, and -0.0's pattern is huge).
+// compares bit patterns, and -0.0's pattern is huge). Also checks the CSR's
+// structure, which a library caller may have built by hand: a target id past
+// the last vertex or decreasing offsets would make the relax kernels read and
+// write out of bounds, so they are refused here, before any solve, for the
+// price of one more pass over the arcs at upload time.
 template <class Weight>
-__global__ void inspect_weights(Weight* weights, std::uint64_t m, WeightSummary* out) {
+__global__ void inspect_graph(Weight* weights, const std::uint32_t* targets, const std::uint64_t* offsets,
+                              std::uint32_t n, std::uint64_t m, WeightSummary* out) {
   unsigned max_bits = 0, flags = 0;
-  for (std::uint64_t e = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; e < m;
-       e += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
+  const std::uint64_t first = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t v = first; v < n; v += stride)
+    if (offsets[v] > offsets[v + 1]) flags |= 8u;
+  for (std::uint64_t e = first; e < m; e += stride) {
+    if (targets[e] >= n) flags |= 4u;
     Weight w = weights[e];
     unsigned bits;
     if constexpr (std::is_same_v<Weight, float>) {
@@ -135,6 +145,7 @@ struct SolverImpl {
   bool packed = true;          // integer weights: distances fit the packed label
   bool has_zero_weights = false;
   double upload_ms = 0;
+  std::uint64_t device_bytes = 0, graph_device_bytes = 0;
   std::uint32_t sm_count = 0;
 
   DeviceMemory offsets, targets, weights, labels, stamps_a, stamps_b, pred, big0, big1, small0, small1, far0, far1, keys0,
@@ -156,7 +167,8 @@ struct SolverImpl {
 
     n = g.num_vertices;
     m = g.num_arcs();
-    if (g.offsets.size() != static_cast<std::size_t>(n) + 1 || g.offsets.back() != m || g.weights.size() != m)
+    if (g.offsets.size() != static_cast<std::size_t>(n) + 1 || g.offsets.front() != 0 || g.offsets.back() != m ||
+        g.weights.size() != m)
       throw std::invalid_argument("sssp: malformed CSR (offsets/targets/weights sizes disagree)");
     if (n >= (1u << 30))
       throw std::invalid_argument("sssp: the GPU solver handles graphs below 2^30 vertices; this one has " +
@@ -194,6 +206,9 @@ struct SolverImpl {
                                                                                          : " are free");
       throw std::runtime_error(msg.str());
     }
+
+    device_bytes = needed;
+    graph_device_bytes = graph_bytes;
 
     SSSP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     SSSP_CUDA_CHECK(cudaEventCreate(&start));
@@ -242,16 +257,21 @@ struct SolverImpl {
     // ---- Weights: range, zeros, validity.
     auto* summary = scratch.as<WeightSummary>();
     SSSP_CUDA_CHECK(cudaMemsetAsync(summary, 0, sizeof(WeightSummary), stream));
-    if (m > 0) {
-      inspect_weights<Weight><<<grid_for(m, 256, static_cast<int>(sm_count) * 8), 256, 0, stream>>>(
-          weights.as<Weight>(), m, summary);
-      SSSP_CHECK_LAUNCH("inspect_weights");
+    if (m > 0 || n > 0) {
+      inspect_graph<Weight><<<grid_for(std::max<std::uint64_t>(m, n), 256, static_cast<int>(sm_count) * 8), 256, 0,
+                              stream>>>(weights.as<Weight>(), targets.as<std::uint32_t>(),
+                                        offsets.as<std::uint64_t>(), n, m, summary);
+      SSSP_CHECK_LAUNCH("inspect_graph");
     }
     WeightSummary h{};
     SSSP_CUDA_CHECK(cudaMemcpyAsync(host_state.as<void>(), summary, sizeof h, cudaMemcpyDeviceToHost, stream));
     SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
     h = *host_state.as<WeightSummary>();
     if (h.flags & 2u) throw std::invalid_argument("sssp: the graph has a negative, NaN or infinite weight");
+    if (h.flags & 4u)
+      throw std::invalid_argument("sssp: malformed CSR: an arc's target id is not below the vertex count (" +
+                                  std::to_string(n) + ")");
+    if (h.flags & 8u) throw std::invalid_argument("sssp: malformed CSR: the offsets decrease somewhere");
     has_zero_weights = (h.flags & 1u) != 0;
     if constexpr (std::is_same_v<Weight, float>) {
       packed = true;
@@ -407,6 +427,16 @@ GpuSolver<Weight>::~GpuSolver() = default;
 template <class Weight>
 double GpuSolver<Weight>::upload_ms() const {
   return impl_->upload_ms;
+}
+
+template <class Weight>
+std::uint64_t GpuSolver<Weight>::device_bytes() const {
+  return impl_->device_bytes;
+}
+
+template <class Weight>
+std::uint64_t GpuSolver<Weight>::graph_device_bytes() const {
+  return impl_->graph_device_bytes;
 }
 
 template <class Weight>

@@ -19,6 +19,27 @@ inline std::filesystem::path datasets_dir() {
 
 inline std::filesystem::path fixtures_dir() { return SSSP_FIXTURES_DIR; }
 
+// Sets an environment variable for one scope.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (old_.empty())
+      ::unsetenv(name_);
+    else
+      ::setenv(name_, old_.c_str(), 1);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::string old_;
+};
+
 // A scratch directory for files a test writes; removed by the caller.
 inline std::filesystem::path scratch_dir(const std::string& name) {
   auto dir = std::filesystem::temp_directory_path() / ("sssp_test_" + name + "_" + std::to_string(::getpid()));

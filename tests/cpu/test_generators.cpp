@@ -257,6 +257,26 @@ TEST(Generators, ValidatesHandBuiltSpecs) {
   EXPECT_THROW(generate(spec, WeightRule{}, 1), InputError);
 }
 
+// A generator whose graph cannot be built in the host memory this process may
+// use is refused before it allocates anything (the scale run's "one size
+// above what fits"), naming the spec; one that fits still runs.
+TEST(Generators, RefusesGraphsBeyondHostMemory) {
+  const test_support::ScopedEnv limit("SSSP_HOST_MEMORY_LIMIT", "256M");
+  for (const std::string spec : {"rmat:24:16", "urand:20000000:16", "grid:8000:8000"}) {
+    SCOPED_TRACE(spec);
+    try {
+      (void)make(spec);
+      ADD_FAILURE() << "generated a graph needing more than 256 MB";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.kind(), InputErrorKind::Overflow);
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind("--generate " + GeneratorSpec::parse(spec).describe() + ": ", 0), 0u) << what;
+      EXPECT_NE(what.find("of host memory"), std::string::npos) << what;
+    }
+  }
+  EXPECT_EQ(make("rmat:10:8").num_vertices, 1024u);
+}
+
 TEST(MatrixMarketWriter, WritesGeneralAndSymmetricFiles) {
   const auto dir = test_support::scratch_dir("mm_writer");
   const auto g = make("grid:2:2", "unit");  // 0-1, 0-2, 1-3, 2-3

@@ -47,26 +47,7 @@ constexpr bool kAddressSanitizer = false;
 
 LoadOptions quiet(int threads = 0) { return test_support::quiet_load(threads); }
 
-// Sets an environment variable for one scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (old_.empty())
-      ::unsetenv(name_);
-    else
-      ::setenv(name_, old_.c_str(), 1);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::string old_;
-};
+using test_support::ScopedEnv;
 
 class HostileInput : public test_support::ScratchDirTest {
  protected:

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "../core/memory_budget.hpp"
 #include "graph/error.hpp"
 
 namespace graph {
@@ -231,6 +232,28 @@ Coo<std::uint32_t> make_uniform(const GeneratorSpec& spec, const WeightRule& rul
   });
 }
 
+std::uint64_t generated_vertices(const GeneratorSpec& spec) {
+  switch (spec.kind) {
+    case GeneratorSpec::Kind::Rmat: return std::uint64_t{1} << spec.scale;
+    case GeneratorSpec::Kind::Grid: return std::uint64_t{spec.rows} * spec.cols;
+    case GeneratorSpec::Kind::Uniform: return spec.n;
+  }
+  return 0;
+}
+
+// COO entries the generator writes before build_csr (mirroring doubles them).
+std::uint64_t generated_entries(const GeneratorSpec& spec) {
+  switch (spec.kind) {
+    case GeneratorSpec::Kind::Rmat: return std::uint64_t{spec.edge_factor} << spec.scale;
+    case GeneratorSpec::Kind::Grid: {
+      const std::uint64_t rows = spec.rows, cols = spec.cols;
+      return rows * (cols - 1) + (rows - 1) * cols;
+    }
+    case GeneratorSpec::Kind::Uniform: return std::uint64_t{spec.n} * spec.degree;
+  }
+  return 0;
+}
+
 }  // namespace
 
 GeneratorSpec GeneratorSpec::parse(const std::string& spec) {
@@ -289,6 +312,11 @@ IntCsr generate(const GeneratorSpec& spec, const WeightRule& weights, std::uint6
   const GeneratorSpec checked = GeneratorSpec::parse(described);
   (void)checked;
   const WeightRule rule = weights.for_pattern_file();
+  // Refuse before allocating: rmat:30:16 asks for 2^34 entries (about 440 GB
+  // to build), and with overcommit a plain allocation "succeeds" and the
+  // process dies later without a word.
+  detail::check_graph_fits("--generate " + spec.describe(), 0, generated_vertices(spec), generated_entries(spec),
+                           spec.kind == GeneratorSpec::Kind::Grid || spec.undirected);
   BuildOptions options;
   options.drop_self_loops = true;
   options.symmetrize = true;

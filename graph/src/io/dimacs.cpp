@@ -10,7 +10,7 @@
 #include <string>
 
 #include "graph/io/readers.hpp"
-#include "memory_budget.hpp"
+#include "../core/memory_budget.hpp"
 #include "text_scan.hpp"
 
 namespace graph::io {
@@ -18,6 +18,7 @@ namespace graph::io {
 namespace {
 
 using namespace detail;
+using namespace graph::detail;  // memory_budget.hpp
 
 struct Problem {
   std::uint64_t nodes = 0, arcs = 0;

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "graph/io/readers.hpp"
-#include "memory_budget.hpp"
+#include "../core/memory_budget.hpp"
 #include "text_scan.hpp"
 
 namespace graph::io {
@@ -20,6 +20,7 @@ namespace graph::io {
 namespace {
 
 using namespace detail;
+using namespace graph::detail;  // memory_budget.hpp
 
 // The largest id: the vertex count, id + 1, must stay below kNoVertex.
 constexpr std::uint64_t kMaxId = kMaxVertices - 1;

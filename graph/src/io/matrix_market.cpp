@@ -20,7 +20,7 @@
 #include <type_traits>
 
 #include "graph/io/readers.hpp"
-#include "memory_budget.hpp"
+#include "../core/memory_budget.hpp"
 #include "text_scan.hpp"
 
 namespace graph::io {
@@ -28,6 +28,7 @@ namespace graph::io {
 namespace {
 
 using namespace detail;
+using namespace graph::detail;  // memory_budget.hpp
 
 enum class Field { Real, Integer, Pattern };
 

@@ -1,5 +1,5 @@
-// Internal to graph/src/io: refusing a graph whose CSR cannot fit in host
-// memory before build_csr allocates it.
+// Internal to graph/src (readers and generators): refusing a graph whose CSR
+// cannot fit in host memory before anything large is allocated.
 //
 // A header may declare up to 2^32 - 2 vertices with a single entry line;
 // build_csr then needs about 40 bytes per vertex (degrees, counts, two offset
@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <string>
 
-namespace graph::io::detail {
+namespace graph::detail {
 
 // Peak bytes build_csr needs for n vertices and `entries` COO entries
 // (mirrored when symmetric): 40 bytes per vertex, and per entry the COO
@@ -26,8 +26,8 @@ std::uint64_t csr_build_bytes(std::uint64_t vertices, std::uint64_t entries, boo
 std::uint64_t host_memory_budget();
 
 // Throws InputError(Overflow) "name:line: ..." when csr_build_bytes exceeds
-// host_memory_budget().
+// host_memory_budget() (line 0: no line, e.g. a generator spec).
 void check_graph_fits(const std::string& name, std::uint64_t line, std::uint64_t vertices, std::uint64_t entries,
                       bool symmetric);
 
-}  // namespace graph::io::detail
+}  // namespace graph::detail

@@ -10,7 +10,7 @@
 
 #include "graph/error.hpp"
 
-namespace graph::io::detail {
+namespace graph::detail {
 
 namespace {
 
@@ -85,4 +85,4 @@ void check_graph_fits(const std::string& name, std::uint64_t line, std::uint64_t
                          " this process may use (physical memory, ulimit -v/-d, SSSP_HOST_MEMORY_LIMIT)");
 }
 
-}  // namespace graph::io::detail
+}  // namespace graph::detail
