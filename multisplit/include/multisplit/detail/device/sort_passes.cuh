@@ -1,0 +1,301 @@
+// LSD radix sort built from bit-digit multisplits (Ashkiani, Davidson, Meyer,
+// Owens, "GPU Multisplit", PPoPP 2016, section 6.3 "multisplit-sort"): each
+// pass is a stable multisplit of the keys into m = 2^r buckets by one r-bit
+// digit (bit_buckets), lowest digit first, so after the last pass the keys
+// are ordered by all digits and equal keys keep their input order.
+//
+// A pass is the library's three-phase multisplit (pre-scan, one
+// cub::DeviceScan over the bucket x chunk count matrix, post-scan; see
+// three_phase_kernels.cuh), driven from here instead of through split_keys
+// so that
+//   * the device is queried and each digit width planned once per sort, not
+//     once per pass, and one temporary block serves every pass;
+//   * the digit shift goes to the kernels as a plain functor argument;
+//   * no bucket-offset array is written (a sort does not need it);
+//   * the pre-scan can be radix_prescan_kernel below: a bit digit needs no
+//     ballots to be counted, so shared-memory atomics on per-warp histograms
+//     with 16-byte loads, run at full occupancy (several blocks per chunk,
+//     adding into the zeroed count matrix with global atomics), replace the
+//     generic one-block-per-chunk ballot/match pre-scan. Both produce the
+//     same matrix; sort_bench times both (SortTuning::radix_prescan).
+// The post-scan (DMS, WMS or BMS kernels) is the library's, unchanged.
+#pragma once
+
+#include <cub/device/device_scan.cuh>
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "../../buckets.hpp"
+#include "../../method.hpp"
+#include "../common.cuh"
+#include "chunk_layout.cuh"
+#include "dispatch.cuh"
+
+namespace multisplit {
+namespace detail {
+
+// How a sort runs its passes. Public entry points use default_sort_tuning();
+// sort_bench sweeps the rest.
+struct SortTuning {
+  int max_radix_bits = 8;          // r: digit bits per pass (1..8); the passes share the bits evenly
+  Method method = Method::Block;   // post-scan: Direct, Warp or Block (others are refused)
+  bool radix_prescan = true;       // radix_prescan_kernel instead of the generic pre-scan
+};
+
+// Digit widths of an LSD sort over `bits` bits with at most r bits a pass:
+// passes = ceil(bits / r), widths as equal as possible, the wider ones first
+// (32 bits at r = 7: 7 7 6 6 6). At most two widths, so at most two plans.
+struct DigitPlan {
+  int passes = 0;
+  int wide_passes = 0;  // the first wide_passes passes take narrow_bits + 1 bits
+  int narrow_bits = 0;
+
+  static DigitPlan make(int bits, int max_radix_bits) {
+    DigitPlan plan;
+    if (bits <= 0) return plan;
+    plan.passes = (bits + max_radix_bits - 1) / max_radix_bits;
+    plan.narrow_bits = bits / plan.passes;
+    plan.wide_passes = bits % plan.passes;
+    return plan;
+  }
+  int bits_of(int pass) const { return pass < wide_passes ? narrow_bits + 1 : narrow_bits; }
+};
+
+// ------------------------------------------------------------- pre-scan
+// Counts the digit (key >> shift) & (2^digit_bits - 1) of every key of one
+// slice of one chunk (block b: chunk b / slices, slice b % slices) and adds
+// the counts into counts[digit * num_chunks + chunk], which must be zero on
+// entry. Per-warp histograms in shared memory keep atomic conflicts low for
+// few buckets. Slices are multiples of the vector width, so a 16-byte aligned
+// input stays aligned in every slice; the unaligned head and the tail are
+// counted key by key.
+constexpr int kRadixPrescanThreads = 256;
+constexpr int kRadixPrescanUnroll = 4;      // 16-byte loads in flight per thread
+constexpr int kRadixPrescanBlocksPerSm = 8; // 2048 threads per SM on sm_90: full occupancy
+constexpr std::uint32_t kRadixPrescanMinSlice = 4096;  // keys; small inputs get fewer, fuller blocks
+
+template <int BlockThreads, class Key>
+__global__ void __launch_bounds__(BlockThreads)
+    radix_prescan_kernel(const Key* __restrict__ keys, ChunkLayout layout, std::uint32_t slices, std::uint32_t shift,
+                         std::uint32_t digit_bits, std::uint32_t* __restrict__ counts) {
+  static_assert(16 % sizeof(Key) == 0, "keys must pack into 16-byte vectors");
+  constexpr std::uint32_t kVec = 16 / sizeof(Key);
+  constexpr std::uint32_t kWarps = BlockThreads / kWarpThreads;
+  extern __shared__ __align__(16) std::uint32_t warp_hist[];  // [warp * m + digit]
+  const std::uint32_t m = 1u << digit_bits;
+  const Key mask = static_cast<Key>(m - 1);
+  for (std::uint32_t i = threadIdx.x; i < kWarps * m; i += BlockThreads) warp_hist[i] = 0;
+  __syncthreads();
+
+  const std::uint32_t chunk = blockIdx.x / slices;
+  const std::uint32_t slice = blockIdx.x % slices;
+  const std::uint32_t chunk_begin = layout.begin(chunk);
+  const std::uint32_t chunk_end = layout.end(chunk);
+  const std::uint32_t slice_items = div_up(div_up(chunk_end - chunk_begin, slices), kVec) * kVec;
+  const std::uint64_t first_wide = chunk_begin + static_cast<std::uint64_t>(slice) * slice_items;
+  const std::uint32_t begin = first_wide < chunk_end ? static_cast<std::uint32_t>(first_wide) : chunk_end;
+  const std::uint32_t end = chunk_end - begin > slice_items ? begin + slice_items : chunk_end;
+
+  std::uint32_t* hist = warp_hist + (threadIdx.x / kWarpThreads) * m;
+  auto count = [&](Key key) { atomicAdd(hist + static_cast<std::uint32_t>((key >> shift) & mask), 1u); };
+
+  // Head: keys before the first 16-byte boundary.
+  const std::uint32_t misalign = static_cast<std::uint32_t>((reinterpret_cast<std::uintptr_t>(keys + begin) % 16) /
+                                                            sizeof(Key));
+  const std::uint32_t head = misalign == 0 ? 0u : kVec - misalign;
+  const std::uint32_t vec_begin = end - begin > head ? begin + head : end;
+  for (std::uint32_t i = begin + threadIdx.x; i < vec_begin; i += BlockThreads) count(keys[i]);
+  // Body: 16-byte loads, kRadixPrescanUnroll of them issued before counting.
+  const std::uint32_t num_vecs = (end - vec_begin) / kVec;
+  const uint4* vecs = reinterpret_cast<const uint4*>(keys + vec_begin);
+  std::uint32_t v = threadIdx.x;
+  for (; v + (kRadixPrescanUnroll - 1) * BlockThreads < num_vecs; v += kRadixPrescanUnroll * BlockThreads) {
+    uint4 loaded[kRadixPrescanUnroll];
+#pragma unroll
+    for (int u = 0; u < kRadixPrescanUnroll; ++u) loaded[u] = vecs[v + static_cast<std::uint32_t>(u) * BlockThreads];
+#pragma unroll
+    for (int u = 0; u < kRadixPrescanUnroll; ++u) {
+      Key unpacked[kVec];
+      std::memcpy(unpacked, &loaded[u], 16);
+#pragma unroll
+      for (std::uint32_t k = 0; k < kVec; ++k) count(unpacked[k]);
+    }
+  }
+  for (; v < num_vecs; v += BlockThreads) {
+    const uint4 loaded = vecs[v];
+    Key unpacked[kVec];
+    std::memcpy(unpacked, &loaded, 16);
+#pragma unroll
+    for (std::uint32_t k = 0; k < kVec; ++k) count(unpacked[k]);
+  }
+  // Tail: what is left after the last whole vector.
+  for (std::uint32_t i = vec_begin + num_vecs * kVec + threadIdx.x; i < end; i += BlockThreads) count(keys[i]);
+  __syncthreads();
+
+  for (std::uint32_t d = threadIdx.x; d < m; d += BlockThreads) {
+    std::uint32_t sum = 0;
+#pragma unroll
+    for (std::uint32_t w = 0; w < kWarps; ++w) sum += warp_hist[w * m + d];
+    if (sum != 0) atomicAdd(counts + static_cast<std::size_t>(d) * layout.num_chunks + chunk, sum);
+  }
+}
+
+// ------------------------------------------------------------- one pass
+template <class Key, class Value>
+struct RadixPass {
+  using Fn = bit_buckets<Key>;
+  using Three = ThreePhase<Key, Value, Fn>;
+  using Plan = typename Three::Plan;
+
+  static cudaError_t plan(Plan& plan, Method method, std::uint32_t n, int digit_bits, const DeviceLimits& limits) {
+    return Three::plan(plan, method, n, 1u << digit_bits, Fn(0, static_cast<std::uint32_t>(digit_bits)), limits);
+  }
+
+  // Stable multisplit of keys_in[0, n) by the digit at `shift` (n = the plan's n > 0).
+  static cudaError_t run(const Plan& plan, void* d_temp, const Key* keys_in, Key* keys_out, const Value* values_in,
+                         Value* values_out, std::uint32_t shift, int digit_bits, bool radix_prescan, int sm_count,
+                         cudaStream_t stream) {
+    const std::uint32_t m = 1u << digit_bits;
+    const Fn fn(shift, static_cast<std::uint32_t>(digit_bits));
+    std::uint32_t* counts = plan.temp.template get<std::uint32_t>(d_temp, Three::kCounts);
+    void* scan_temp = plan.temp.template get<void>(d_temp, Three::kScanTemp);
+    std::size_t scan_bytes = plan.temp.bytes[Three::kScanTemp];
+    const std::uint32_t num_chunks = plan.layout.num_chunks;
+    const std::uint32_t cells = m * num_chunks;
+
+    if (radix_prescan) {
+      const std::uint32_t target_blocks = static_cast<std::uint32_t>(sm_count) * kRadixPrescanBlocksPerSm;
+      const std::uint32_t chunk_items = div_up(plan.layout.n, num_chunks);
+      const std::uint32_t slices = std::max<std::uint32_t>(
+          1, std::min(div_up(target_blocks, num_chunks), div_up(chunk_items, kRadixPrescanMinSlice)));
+      const std::size_t smem = static_cast<std::size_t>(kRadixPrescanThreads / kWarpThreads) * m * sizeof(std::uint32_t);
+      MULTISPLIT_RETURN_IF_ERROR(cudaMemsetAsync(counts, 0, static_cast<std::size_t>(cells) * sizeof(std::uint32_t), stream));
+      radix_prescan_kernel<kRadixPrescanThreads, Key><<<num_chunks * slices, kRadixPrescanThreads, smem, stream>>>(
+          keys_in, plan.layout, slices, shift, static_cast<std::uint32_t>(digit_bits), counts);
+    } else {
+      Three::prescan()<<<plan.pre_grid, plan.pre_threads, plan.pre_smem, stream>>>(
+          keys_in, plan.layout, m, digit_bits, fn, plan.functor_bytes, plan.warp_chunks, counts);
+    }
+    MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
+    MULTISPLIT_RETURN_IF_ERROR(cub::DeviceScan::ExclusiveSum(scan_temp, scan_bytes, counts, counts, cells, stream));
+    if (plan.method == Method::Direct) {
+      Three::direct_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
+          keys_in, keys_out, values_in, values_out, plan.layout, m, digit_bits, fn, plan.functor_bytes, counts);
+    } else if (plan.method == Method::Warp) {
+      Three::warp_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
+          keys_in, keys_out, values_in, values_out, plan.layout, m, digit_bits, fn, plan.functor_bytes, counts);
+    } else {
+      Three::block_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
+          keys_in, keys_out, values_in, values_out, plan.layout, m, digit_bits, fn, plan.functor_bytes, counts);
+    }
+    return cudaGetLastError();
+  }
+};
+
+// Do [a, a + n) and [b, b + n) share memory without being the same range?
+template <class T>
+bool partially_overlap(const T* a, const T* b, std::uint32_t n) {
+  if (a == b) return false;
+  const auto pa = reinterpret_cast<std::uintptr_t>(a), pb = reinterpret_cast<std::uintptr_t>(b);
+  const std::uintptr_t bytes = static_cast<std::uintptr_t>(n) * sizeof(T);
+  return pa < pb + bytes && pb < pa + bytes;
+}
+
+// ------------------------------------------------------------- the sort
+// Temporary storage: [alternate keys n][alternate values n][pass temp: the
+// larger of the (at most two) digit widths' three-phase temp]. Passes
+// ping-pong between d_keys_out and the alternate buffer, arranged so that
+// the last pass writes d_keys_out; with in-place input (in == out) the first
+// pass must not write over its own input, so it goes to the alternate buffer
+// and an odd pass count ends with one copy.
+template <class Key, class Value>
+cudaError_t radix_sort(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                       const Value* values_in, Value* values_out, std::uint32_t n, int begin_bit, int end_bit,
+                       cudaStream_t stream, const SortTuning& tuning) {
+  static_assert(std::is_integral<Key>::value && std::is_unsigned<Key>::value,
+                "multisplit::sort_* sorts unsigned integer keys");
+  static_assert(sizeof(Key) == 4 || sizeof(Key) == 8, "keys of 32 or 64 bits");
+  constexpr int kKeyBits = static_cast<int>(sizeof(Key) * 8);
+  constexpr bool kPairs = has_values<Value>();
+  if (n > static_cast<std::uint32_t>(std::numeric_limits<std::int32_t>::max()) || begin_bit < 0 ||
+      end_bit > kKeyBits || begin_bit > end_bit || tuning.max_radix_bits < 1 || tuning.max_radix_bits > 8 ||
+      !(tuning.method == Method::Direct || tuning.method == Method::Warp || tuning.method == Method::Block))
+    return cudaErrorInvalidValue;
+
+  const DigitPlan digits = DigitPlan::make(end_bit - begin_bit, tuning.max_radix_bits);
+  using Pass = RadixPass<Key, Value>;
+  typename Pass::Plan narrow_plan, wide_plan;
+  DeviceLimits limits;
+  enum { kAltKeys, kAltValues, kPassTemp, kParts };
+  TempLayout<kParts> layout;
+  if (n > 0 && digits.passes > 0) {
+    MULTISPLIT_RETURN_IF_ERROR(query_device(limits));
+    const Method narrow_method = resolve<Key, Value>(tuning.method, 1u << digits.narrow_bits, 0, limits);
+    if (narrow_method == Method::SortBased) return cudaErrorNotSupported;
+    MULTISPLIT_RETURN_IF_ERROR(Pass::plan(narrow_plan, narrow_method, n, digits.narrow_bits, limits));
+    std::size_t pass_bytes = narrow_plan.temp.total;
+    if (digits.wide_passes > 0) {
+      const Method wide_method = resolve<Key, Value>(tuning.method, 2u << digits.narrow_bits, 0, limits);
+      if (wide_method == Method::SortBased) return cudaErrorNotSupported;
+      MULTISPLIT_RETURN_IF_ERROR(Pass::plan(wide_plan, wide_method, n, digits.narrow_bits + 1, limits));
+      pass_bytes = std::max(pass_bytes, wide_plan.temp.total);
+    }
+    layout.bytes[kAltKeys] = static_cast<std::size_t>(n) * sizeof(Key);
+    if constexpr (kPairs) layout.bytes[kAltValues] = static_cast<std::size_t>(n) * sizeof(Value);
+    layout.bytes[kPassTemp] = pass_bytes;
+  }
+  layout.finish();
+  if (d_temp == nullptr) {
+    temp_bytes = layout.total;
+    return cudaSuccess;
+  }
+  if (temp_bytes < layout.total) return cudaErrorInvalidValue;
+  if (n == 0) return cudaSuccess;
+  if (keys_in == nullptr || keys_out == nullptr || partially_overlap(keys_in, keys_out, n))
+    return cudaErrorInvalidValue;
+  if constexpr (kPairs) {
+    if (values_in == nullptr || values_out == nullptr || partially_overlap(values_in, values_out, n))
+      return cudaErrorInvalidValue;
+  }
+
+  Key* alt_keys = layout.template get<Key>(d_temp, kAltKeys);
+  Value* alt_values = kPairs ? layout.template get<Value>(d_temp, kAltValues) : nullptr;
+  void* pass_temp = layout.template get<void>(d_temp, kPassTemp);
+  const bool in_place = keys_in == keys_out || (kPairs && values_in == values_out);
+  const Key* src_keys = keys_in;
+  const Value* src_values = values_in;
+  int shift = begin_bit;
+  for (int pass = 0; pass < digits.passes; ++pass) {
+    const bool to_out = in_place ? pass % 2 == 1 : (digits.passes - 1 - pass) % 2 == 0;
+    Key* dst_keys = to_out ? keys_out : alt_keys;
+    Value* dst_values = to_out ? values_out : alt_values;
+    const int bits = digits.bits_of(pass);
+    const auto& plan = bits == digits.narrow_bits ? narrow_plan : wide_plan;
+    MULTISPLIT_RETURN_IF_ERROR(Pass::run(plan, pass_temp, src_keys, dst_keys, src_values, dst_values,
+                                         static_cast<std::uint32_t>(shift), bits, tuning.radix_prescan,
+                                         limits.sm_count, stream));
+    src_keys = dst_keys;
+    src_values = dst_values;
+    shift += bits;
+  }
+  // No passes (empty bit range: every key has the same digit) or an odd
+  // pass count in place: the result still has to reach the output.
+  if (src_keys != keys_out)
+    MULTISPLIT_RETURN_IF_ERROR(cudaMemcpyAsync(keys_out, src_keys, static_cast<std::size_t>(n) * sizeof(Key),
+                                               cudaMemcpyDeviceToDevice, stream));
+  if constexpr (kPairs) {
+    if (src_values != values_out)
+      MULTISPLIT_RETURN_IF_ERROR(cudaMemcpyAsync(values_out, src_values, static_cast<std::size_t>(n) * sizeof(Value),
+                                                 cudaMemcpyDeviceToDevice, stream));
+  }
+  return cudaSuccess;
+}
+
+}  // namespace detail
+}  // namespace multisplit
