@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "sssp/binned_relax.cuh"
 #include "sssp/cuda_check.cuh"
 #include "sssp/relax.cuh"
 #include "sssp/small_frontier.cuh"
@@ -74,16 +75,32 @@ __device__ __forceinline__ void bf_end_round(BellmanFordState* st, const BfRound
   if (next == 0 || volatile_load(&st->overflow)) st->done = 1;
 }
 
+// Degree-binned rounds (binned_relax.cuh) without the persistent grid: this
+// bin pass, then bellman_ford_round relaxes the bins.
+template <class Codec>
+__global__ void __launch_bounds__(kRelaxBlock) bellman_ford_bin(const std::uint64_t* offsets, std::uint32_t* stamps,
+                                                                BellmanFordState* st, DegreeBins bins) {
+  if (volatile_load(&st->done)) return;  // the same value as bellman_ford_round will see
+  const BfRound r = bf_round(st, stamps);
+  bin_frontier(offsets, r.frontier, r.count, BfSink<Codec>{r.out}, bins);
+}
+
 template <class Codec>
 __global__ void __launch_bounds__(kRelaxBlock) bellman_ford_round(GraphView<typename Codec::Weight> g,
                                                                   label_t* labels, std::uint32_t* stamps,
-                                                                  BellmanFordState* st, bool track_pred) {
+                                                                  BellmanFordState* st, bool track_pred,
+                                                                  DegreeBins bins) {
   __shared__ RelaxShared<Codec> sh;
   if (volatile_load(&st->done)) return;  // every block sees the same value: kernel boundary
   const BfRound r = bf_round(st, stamps);
-  relax_frontier<Codec>(g, labels, r.frontier, r.count, track_pred, BfSink<Codec>{r.out}, sh, &st->relaxations);
+  if (bins.enabled) {
+    relax_bins<Codec>(g, labels, bins, track_pred, BfSink<Codec>{r.out}, sh, &st->relaxations);
+  } else {
+    relax_frontier<Codec>(g, labels, r.frontier, r.count, track_pred, BfSink<Codec>{r.out}, sh, &st->relaxations);
+  }
   if (last_block_done(&st->blocks_done) && threadIdx.x == 0) {
     bf_end_round(st, r);
+    reset_bins(bins);
     st->blocks_done = 0;
   }
 }
@@ -93,7 +110,8 @@ __global__ void __launch_bounds__(kRelaxBlock) bellman_ford_round(GraphView<type
 template <class Codec>
 __global__ void __launch_bounds__(kRelaxBlock) bellman_ford_persistent(GraphView<typename Codec::Weight> g,
                                                                        label_t* labels, std::uint32_t* stamps,
-                                                                       BellmanFordState* st, bool track_pred) {
+                                                                       BellmanFordState* st, bool track_pred,
+                                                                       DegreeBins bins) {
   __shared__ RelaxShared<Codec> sh;
   const cg::grid_group grid = cg::this_grid();
   const bool first = blockIdx.x == 0 && threadIdx.x == 0;
@@ -103,9 +121,18 @@ __global__ void __launch_bounds__(kRelaxBlock) bellman_ford_persistent(GraphView
     // Tiny: the single block is faster. But always run one round per launch:
     // a few vertices with many arcs are too big for the single block.
     if (!first_round && r.count < kPersistentMinFrontier) return;
-    relax_frontier<Codec>(g, labels, r.frontier, r.count, track_pred, BfSink<Codec>{r.out}, sh, &st->relaxations);
+    if (bins.enabled) {
+      bin_frontier(g.offsets, r.frontier, r.count, BfSink<Codec>{r.out}, bins);
+      grid.sync();
+      relax_bins<Codec>(g, labels, bins, track_pred, BfSink<Codec>{r.out}, sh, &st->relaxations);
+    } else {
+      relax_frontier<Codec>(g, labels, r.frontier, r.count, track_pred, BfSink<Codec>{r.out}, sh, &st->relaxations);
+    }
     grid.sync();
-    if (first) bf_end_round(st, r);
+    if (first) {
+      bf_end_round(st, r);
+      reset_bins(bins);
+    }
     grid.sync();
   }
 }
@@ -169,16 +196,25 @@ StrategyStats run_bellman_ford(const Workspace<typename Codec::Weight>& ws, std:
   SSSP_CUDA_CHECK(cudaMemcpyAsync(d_state, h_state, sizeof init, cudaMemcpyHostToDevice, ws.stream));
 
   const int coop_grid = ws.cooperative ? cooperative_grid(bellman_ford_persistent<Codec>, kRelaxBlock, ws.device) : 0;
+  DegreeBins bins = ws.bins;
+  bins.overflow = &d_state->overflow;
   run_device_loop(d_state, h_state, ws.stream, [&] {
-    bellman_ford_small<Codec><<<1, kSmallBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a, d_state,
-                                                                ws.track_pred);
-    SSSP_CHECK_LAUNCH("bellman_ford_small");
+    if (ws.single_block_loop) {
+      bellman_ford_small<Codec><<<1, kSmallBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a, d_state,
+                                                                  ws.track_pred);
+      SSSP_CHECK_LAUNCH("bellman_ford_small");
+    }
     if (coop_grid > 0) {
       launch_cooperative(bellman_ford_persistent<Codec>, coop_grid, kRelaxBlock, ws.stream, ws.graph, ws.labels,
-                         ws.stamps_a, d_state, ws.track_pred);
+                         ws.stamps_a, d_state, ws.track_pred, bins);
     } else {
+      if (bins.enabled) {
+        bellman_ford_bin<Codec><<<ws.relax_grid, kRelaxBlock, 0, ws.stream>>>(ws.graph.offsets, ws.stamps_a, d_state,
+                                                                              bins);
+        SSSP_CHECK_LAUNCH("bellman_ford_bin");
+      }
       bellman_ford_round<Codec><<<ws.relax_grid, kRelaxBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a,
-                                                                              d_state, ws.track_pred);
+                                                                              d_state, ws.track_pred, bins);
       SSSP_CHECK_LAUNCH("bellman_ford_round");
     }
   });

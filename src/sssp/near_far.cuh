@@ -38,6 +38,7 @@
 #include <tuple>
 
 #include "sssp/bellman_ford.cuh"  // run_device_loop
+#include "sssp/binned_relax.cuh"
 #include "sssp/cuda_check.cuh"
 #include "sssp/relax.cuh"
 #include "sssp/small_frontier.cuh"
@@ -281,17 +282,35 @@ __device__ void near_far_split_items(const label_t* labels, std::uint32_t* stamp
   }
 }
 
+// Degree-binned rounds (binned_relax.cuh) without the persistent grid: this
+// bin pass, then near_far_relax relaxes the bins. Both kernels exit on the
+// same state (nothing changes it between them).
+template <class Codec>
+__global__ void __launch_bounds__(kRelaxBlock) near_far_bin(const std::uint64_t* offsets, std::uint32_t* stamps_near,
+                                                            std::uint32_t* stamps_far, NearFarState<Codec>* st,
+                                                            DegreeBins bins) {
+  if (volatile_load(&st->done) || volatile_load(&st->split_active) || volatile_load(&st->need_full_split)) return;
+  const NearFarRound<Codec> r = near_far_round(st, stamps_near, stamps_far);
+  bin_frontier(offsets, r.frontier, r.count, r.sink, bins);
+}
+
 template <class Codec>
 __global__ void __launch_bounds__(kRelaxBlock) near_far_relax(GraphView<typename Codec::Weight> g, label_t* labels,
                                                               std::uint32_t* stamps_near, std::uint32_t* stamps_far,
-                                                              NearFarState<Codec>* st, bool track_pred) {
+                                                              NearFarState<Codec>* st, bool track_pred,
+                                                              DegreeBins bins) {
   __shared__ RelaxShared<Codec> sh;
   // Same values in every block (kernel boundary): a pending split runs first.
   if (volatile_load(&st->done) || volatile_load(&st->split_active) || volatile_load(&st->need_full_split)) return;
   const NearFarRound<Codec> r = near_far_round(st, stamps_near, stamps_far);
-  relax_frontier<Codec>(g, labels, r.frontier, r.count, track_pred, r.sink, sh, &st->relaxations);
+  if (bins.enabled) {
+    relax_bins<Codec>(g, labels, bins, track_pred, r.sink, sh, &st->relaxations);
+  } else {
+    relax_frontier<Codec>(g, labels, r.frontier, r.count, track_pred, r.sink, sh, &st->relaxations);
+  }
   if (last_block_done(&st->blocks_done) && threadIdx.x == 0) {
     near_far_end_round(st, r);
+    reset_bins(bins);
     st->blocks_done = 0;
   }
 }
@@ -314,7 +333,7 @@ template <class Codec>
 __global__ void __launch_bounds__(kRelaxBlock) near_far_persistent(GraphView<typename Codec::Weight> g,
                                                                    label_t* labels, std::uint32_t* stamps_near,
                                                                    std::uint32_t* stamps_far, NearFarState<Codec>* st,
-                                                                   bool track_pred) {
+                                                                   bool track_pred, DegreeBins bins) {
   __shared__ RelaxShared<Codec> sh;
   const cg::grid_group grid = cg::this_grid();
   const std::uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x;
@@ -333,9 +352,18 @@ __global__ void __launch_bounds__(kRelaxBlock) near_far_persistent(GraphView<typ
     // Tiny: the single block is faster. But always run one round per launch:
     // a few vertices with many arcs are too big for the single block.
     if (!first_round && r.count < kPersistentMinFrontier) return;
-    relax_frontier<Codec>(g, labels, r.frontier, r.count, track_pred, r.sink, sh, &st->relaxations);
+    if (bins.enabled) {
+      bin_frontier(g.offsets, r.frontier, r.count, r.sink, bins);
+      grid.sync();
+      relax_bins<Codec>(g, labels, bins, track_pred, r.sink, sh, &st->relaxations);
+    } else {
+      relax_frontier<Codec>(g, labels, r.frontier, r.count, track_pred, r.sink, sh, &st->relaxations);
+    }
     grid.sync();
-    if (thread == 0) near_far_end_round(st, r);
+    if (thread == 0) {
+      near_far_end_round(st, r);
+      reset_bins(bins);
+    }
     grid.sync();
   }
 }
@@ -404,17 +432,26 @@ StrategyStats near_far_loop(const Workspace<typename Codec::Weight>& ws, Pause p
   int batch = 1;
   std::tuple<unsigned long long, unsigned long long, unsigned long long, std::uint32_t, std::uint32_t, std::uint32_t>
       last_progress{~0ull, 0, 0, 0, 0, 0};
+  DegreeBins bins = ws.bins;
+  bins.overflow = &d_state->overflow;
   for (;;) {
     for (int i = 0; i < batch; ++i) {
-      near_far_small<Codec><<<1, kSmallBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a, ws.stamps_b, d_state,
-                                                              ws.track_pred);
-      SSSP_CHECK_LAUNCH("near_far_small");
+      if (ws.single_block_loop) {
+        near_far_small<Codec><<<1, kSmallBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a, ws.stamps_b,
+                                                                d_state, ws.track_pred);
+        SSSP_CHECK_LAUNCH("near_far_small");
+      }
       if (coop_grid > 0) {
         launch_cooperative(near_far_persistent<Codec>, coop_grid, kRelaxBlock, ws.stream, ws.graph, ws.labels,
-                           ws.stamps_a, ws.stamps_b, d_state, ws.track_pred);
+                           ws.stamps_a, ws.stamps_b, d_state, ws.track_pred, bins);
       } else {
+        if (bins.enabled) {
+          near_far_bin<Codec><<<ws.relax_grid, kRelaxBlock, 0, ws.stream>>>(ws.graph.offsets, ws.stamps_a,
+                                                                            ws.stamps_b, d_state, bins);
+          SSSP_CHECK_LAUNCH("near_far_bin");
+        }
         near_far_relax<Codec><<<ws.relax_grid, kRelaxBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a,
-                                                                            ws.stamps_b, d_state, ws.track_pred);
+                                                                            ws.stamps_b, d_state, ws.track_pred, bins);
         SSSP_CHECK_LAUNCH("near_far_relax");
         near_far_split<Codec><<<ws.stream_grid, 256, 0, ws.stream>>>(ws.labels, ws.stamps_a, ws.stamps_b, d_state);
         SSSP_CHECK_LAUNCH("near_far_split");

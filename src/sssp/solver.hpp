@@ -21,12 +21,37 @@ const char* to_string(Strategy s);
 Strategy parse_strategy(const std::string& name);
 std::vector<Strategy> all_strategies();
 
+// How a relax round spreads the frontier's arcs over the GPU's threads.
+//   three-stage  Merrill, Garland and Grimshaw's CTA / warp / scan stages
+//                inside each tile of the frontier (relax.cuh);
+//   binned       a multisplit of the frontier into thread / warp / block bins
+//                by out-degree, then each bin with its own mapping
+//                (binned_relax.cuh): one more pass and barrier per round;
+//   auto         binned when at least kBinnedMinHeavyArcShare of the arcs
+//                leave vertices of out-degree >= 32 (power-law graphs),
+//                three-stage otherwise (roads, grids, uniform random).
+// Rounds of the single-block loop (small frontiers) are always three-stage.
+enum class LoadBalance { Auto, ThreeStage, Binned };
+inline constexpr double kBinnedMinHeavyArcShare = 0.5;
+
+// "auto", "three-stage", "binned".
+const char* to_string(LoadBalance b);
+// Throws std::invalid_argument naming the value on anything unknown.
+LoadBalance parse_load_balance(const std::string& name);
+
 struct SolverOptions {
   double delta = 0;            // bucket width; must be > 0 (the caller resolves "auto")
   std::uint32_t buckets = 10;  // bucketing strategies: number of buckets B
   bool predecessors = false;   // also compute a shortest-path tree
   int device = 0;              // CUDA device ordinal
   std::uint64_t memory_limit_bytes = 0;  // 0: the device's free memory; else pretend only this much exists
+  // Auto also reads the environment variable SSSP_LOAD_BALANCE
+  // (three-stage|binned) when set, so the sssp command can be steered.
+  LoadBalance load_balance = LoadBalance::Auto;
+  // false: never use the single-block loop for small frontiers (every round
+  // runs on the whole grid: slower; for tests of the multi-block relax on
+  // small graphs).
+  bool single_block_loop = true;
 };
 
 template <class Weight>
@@ -58,6 +83,11 @@ class GpuSolver {
   GpuSolver& operator=(const GpuSolver&) = delete;
 
   double upload_ms() const;  // host-to-device transfer of the graph
+  // The load balancing the multi-block rounds use (Auto resolved).
+  LoadBalance load_balance() const;
+  // Share of the arcs that leave vertices of out-degree >= 32: the statistic
+  // LoadBalance::Auto decides by.
+  double heavy_arc_share() const;
   // Device memory this solver holds (graph + work arrays), as estimated and
   // checked before allocation; graph_device_bytes() is the CSR's share.
   std::uint64_t device_bytes() const;

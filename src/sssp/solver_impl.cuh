@@ -147,9 +147,11 @@ struct SolverImpl {
   double upload_ms = 0;
   std::uint64_t device_bytes = 0, graph_device_bytes = 0;
   std::uint32_t sm_count = 0;
+  double heavy_share = 0;  // arcs leaving vertices of out-degree >= kWarpDegree, over all arcs
+  LoadBalance load_balance = LoadBalance::ThreeStage;  // resolved
 
   DeviceMemory offsets, targets, weights, labels, stamps_a, stamps_b, pred, big0, big1, small0, small1, far0, far1, keys0,
-      keys1, temp, state, bucket_offsets, scratch;
+      keys1, temp, state, bucket_offsets, scratch, hub_vertex, hub_first, bin_counters;
   PinnedMemory host_state;
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
@@ -186,12 +188,15 @@ struct SolverImpl {
         temp_bytes = std::max(temp_bytes, bucketing_temp_bytes<WideCodec>(big_cap, options.buckets, ms));
       }
     }
+    // Hub bin of the binned relax: at most one slot per vertex of degree >= kHubDegree.
+    const std::uint64_t hub_cap = std::min<std::uint64_t>(nn + 1, m / kHubDegree + 1);
     const std::uint64_t graph_bytes = (static_cast<std::uint64_t>(n) + 1) * 8 + m * 4 + m * sizeof(Weight);
     const std::uint64_t work_bytes = nn * 8                          // labels
                                      + 2 * nn * 4                    // stamps
                                      + (std::is_same_v<Weight, float> ? 0 : nn * 4)  // predecessors (wide)
                                      + 2 * big_cap * 4 + 4 * small_cap * 4 + 2 * big_cap * 4  // queues, keys
-                                     + temp_bytes + kStateBytes + (kMaxBuckets + 2) * 4 + 256;
+                                     + temp_bytes + kStateBytes + (kMaxBuckets + 2) * 4 + 256
+                                     + hub_cap * (4 + 8) + sizeof(BinCounters);
     const std::uint64_t needed = graph_bytes + work_bytes;
     std::size_t free_bytes = 0, total_bytes = 0;
     SSSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -233,6 +238,9 @@ struct SolverImpl {
     state.allocate(kStateBytes, "strategy state");
     bucket_offsets.allocate((kMaxBuckets + 2) * 4, "bucket offsets");
     scratch.allocate(256, "scratch");
+    hub_vertex.allocate(hub_cap * 4, "degree bins");
+    hub_first.allocate(hub_cap * 8, "degree bins");
+    bin_counters.allocate(sizeof(BinCounters), "degree bins");
     host_state.allocate(kStateBytes);
 
     // ---- Upload (timed: host-to-device transfer only).
@@ -314,6 +322,42 @@ struct SolverImpl {
         kRelaxBlock, 0));
     ws.relax_grid = static_cast<int>(sm_count) * std::max(per_sm, 1);
     ws.stream_grid = static_cast<int>(sm_count) * 8;
+
+    // ---- Load balancing (solver.hpp, LoadBalance): decided once per graph.
+    std::uint64_t heavy_arcs = 0;
+    for (std::uint32_t v = 0; v < n; ++v) {
+      const std::uint64_t d = g.offsets[v + 1] - g.offsets[v];
+      if (d >= kWarpDegree) heavy_arcs += d;
+    }
+    heavy_share = m > 0 ? static_cast<double>(heavy_arcs) / static_cast<double>(m) : 0.0;
+    LoadBalance lb = options.load_balance;
+    if (lb == LoadBalance::Auto) {
+      const char* env = std::getenv("SSSP_LOAD_BALANCE");
+      if (env && *env) {
+        try {
+          lb = parse_load_balance(env);
+        } catch (const std::invalid_argument& e) {
+          throw std::invalid_argument(std::string("sssp: SSSP_LOAD_BALANCE: ") + e.what());
+        }
+      }
+    }
+    // The hub counter packs count << kHubCountShift | arcs into 64 bits.
+    const bool binned_fits = hub_cap < (1ull << (64 - kHubCountShift)) && m <= kHubArcMask;
+    if (lb == LoadBalance::Auto)
+      lb = binned_fits && heavy_share >= kBinnedMinHeavyArcShare ? LoadBalance::Binned : LoadBalance::ThreeStage;
+    if (lb == LoadBalance::Binned && !binned_fits)
+      throw std::invalid_argument("sssp: the binned load balancing handles fewer than 2^24 vertices of out-degree >= " +
+                                  std::to_string(kHubDegree) + " and 2^40 arcs; this graph has " + std::to_string(m) +
+                                  " arcs (use three-stage)");
+    load_balance = lb;
+    ws.bins.enabled = lb == LoadBalance::Binned;
+    ws.bins.items = keys0.as<std::uint32_t>();  // free during rounds: only full splits use the keys
+    ws.bins.capacity = static_cast<std::uint32_t>(big_cap);
+    ws.bins.hub_vertex = hub_vertex.as<std::uint32_t>();
+    ws.bins.hub_first = hub_first.as<std::uint64_t>();
+    ws.bins.hub_capacity = static_cast<std::uint32_t>(hub_cap);
+    ws.bins.counters = bin_counters.as<BinCounters>();
+    ws.single_block_loop = options.single_block_loop;
   }
 
   ~SolverImpl() {
@@ -363,6 +407,7 @@ struct SolverImpl {
     SSSP_CHECK_LAUNCH("init_labels");
     SSSP_CUDA_CHECK(cudaMemsetAsync(ws.stamps_a, 0, static_cast<std::size_t>(n) * 4, stream));
     SSSP_CUDA_CHECK(cudaMemsetAsync(ws.stamps_b, 0, static_cast<std::size_t>(n) * 4, stream));
+    if (ws.bins.enabled) SSSP_CUDA_CHECK(cudaMemsetAsync(ws.bins.counters, 0, sizeof(BinCounters), stream));
     StrategyStats stats;
     switch (strategy) {
       case Strategy::BellmanFord: stats = run_bellman_ford<Codec>(ws, source); break;
@@ -437,6 +482,16 @@ std::uint64_t GpuSolver<Weight>::device_bytes() const {
 template <class Weight>
 std::uint64_t GpuSolver<Weight>::graph_device_bytes() const {
   return impl_->graph_device_bytes;
+}
+
+template <class Weight>
+LoadBalance GpuSolver<Weight>::load_balance() const {
+  return impl_->load_balance;
+}
+
+template <class Weight>
+double GpuSolver<Weight>::heavy_arc_share() const {
+  return impl_->heavy_share;
 }
 
 template <class Weight>

@@ -1,5 +1,5 @@
-// Strategy names: the one mapping between sssp::Strategy and the strings
-// users type (--strategy) and reports print.
+// Strategy and load-balance names: the one mapping between sssp::Strategy /
+// sssp::LoadBalance and the strings users type and reports print.
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,6 +27,21 @@ Strategy parse_strategy(const std::string& name) {
     if (name == to_string(s)) return s;
   throw std::invalid_argument("unknown strategy '" + name +
                               "' (expected near-far, bucket-sort, bucket-multisplit or bellman-ford)");
+}
+
+const char* to_string(LoadBalance b) {
+  switch (b) {
+    case LoadBalance::Auto: return "auto";
+    case LoadBalance::ThreeStage: return "three-stage";
+    case LoadBalance::Binned: return "binned";
+  }
+  return "unknown";
+}
+
+LoadBalance parse_load_balance(const std::string& name) {
+  for (LoadBalance b : {LoadBalance::Auto, LoadBalance::ThreeStage, LoadBalance::Binned})
+    if (name == to_string(b)) return b;
+  throw std::invalid_argument("unknown load balance '" + name + "' (expected auto, three-stage or binned)");
 }
 
 }  // namespace sssp

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "sssp/binned_relax.cuh"
 #include "sssp/labels.cuh"
 #include "sssp/relax.cuh"
 
@@ -52,6 +53,8 @@ struct Workspace {
   bool track_pred = false;
   int device = 0;
   bool cooperative = true;  // use the persistent grid (cooperative launch) where the device allows it
+  bool single_block_loop = true;  // small frontiers in the single-block loop (small_frontier.cuh)
+  DegreeBins bins;  // degree-binned relax (binned_relax.cuh) when bins.enabled; overflow set per strategy
 };
 
 constexpr std::uint32_t kMaxBuckets = 4096;

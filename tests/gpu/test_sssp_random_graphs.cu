@@ -3,12 +3,15 @@
 // chains (many dependent rounds), uniform random, zero-weight arcs and
 // zero-weight cycles, disconnected parts, float and integer weights, 64-bit
 // distances, one vertex, no edges, a source with no out-arcs. Predecessor
-// trees are checked to be shortest-path trees.
+// trees are checked to be shortest-path trees. Every case runs with both relax
+// load balancers (three-stage, degree-binned), and also with the single-block
+// loop off, so that small graphs exercise the multi-block relax of each.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -86,34 +89,51 @@ struct Case {
   std::uint32_t buckets = 10;
 };
 
-// Runs every strategy with and without predecessors from each source.
+// The relax configurations every case runs under.
+struct RelaxMode {
+  sssp::LoadBalance load_balance;
+  bool single_block_loop;
+};
+constexpr RelaxMode kRelaxModes[] = {{sssp::LoadBalance::ThreeStage, true},
+                                     {sssp::LoadBalance::Binned, true},
+                                     {sssp::LoadBalance::ThreeStage, false},
+                                     {sssp::LoadBalance::Binned, false}};
+
+// Runs every strategy with and without predecessors from each source, under
+// every relax mode.
 template <class Weight>
 void check_all(const Csr<Weight>& g, const std::vector<vertex_id>& sources, const std::string& name,
                Case c = Case{}) {
-  for (const bool with_pred : {false, true}) {
-    sssp::SolverOptions opts;
-    opts.delta = c.delta > 0 ? c.delta : graph::auto_delta(g);
-    opts.buckets = c.buckets;
-    opts.predecessors = with_pred;
-    sssp::GpuSolver<Weight> solver(g, opts);
-    for (const vertex_id s : sources) {
-      const auto want = graph::dijkstra(g, s);
-      for (const sssp::Strategy strategy : sssp::all_strategies()) {
-        const std::string what = name + " source " + std::to_string(s) + " " + sssp::to_string(strategy) +
-                                 (with_pred ? " +pred" : "") + " delta " + std::to_string(opts.delta) + " B " +
-                                 std::to_string(c.buckets);
-        const auto got = solver.solve(s, strategy);
-        expect_distances<Weight>(want, got.distances, what);
-        if (with_pred) {
-          expect_tree(g, s, got.distances, got.predecessors, what);
-        } else {
-          EXPECT_TRUE(got.predecessors.empty()) << what;
-        }
-        EXPECT_GT(got.solve_ms, 0.0) << what;
-        EXPECT_GT(got.delta, 0.0) << what;
-        if (g.num_arcs() > 0 && g.out_degree(s) > 0) {
-          EXPECT_GT(got.iterations, 0u) << what;
-          EXPECT_GE(got.relaxations, g.out_degree(s)) << what;
+  for (const RelaxMode mode : kRelaxModes) {
+    for (const bool with_pred : {false, true}) {
+      sssp::SolverOptions opts;
+      opts.delta = c.delta > 0 ? c.delta : graph::auto_delta(g);
+      opts.buckets = c.buckets;
+      opts.predecessors = with_pred;
+      opts.load_balance = mode.load_balance;
+      opts.single_block_loop = mode.single_block_loop;
+      sssp::GpuSolver<Weight> solver(g, opts);
+      EXPECT_EQ(solver.load_balance(), mode.load_balance) << name;
+      for (const vertex_id s : sources) {
+        const auto want = graph::dijkstra(g, s);
+        for (const sssp::Strategy strategy : sssp::all_strategies()) {
+          const std::string what = name + " source " + std::to_string(s) + " " + sssp::to_string(strategy) +
+                                   (with_pred ? " +pred" : "") + " delta " + std::to_string(opts.delta) + " B " +
+                                   std::to_string(c.buckets) + " " + sssp::to_string(mode.load_balance) +
+                                   (mode.single_block_loop ? "" : " no-single-block");
+          const auto got = solver.solve(s, strategy);
+          expect_distances<Weight>(want, got.distances, what);
+          if (with_pred) {
+            expect_tree(g, s, got.distances, got.predecessors, what);
+          } else {
+            EXPECT_TRUE(got.predecessors.empty()) << what;
+          }
+          EXPECT_GT(got.solve_ms, 0.0) << what;
+          EXPECT_GT(got.delta, 0.0) << what;
+          if (g.num_arcs() > 0 && g.out_degree(s) > 0) {
+            EXPECT_GT(got.iterations, 0u) << what;
+            EXPECT_GE(got.relaxations, g.out_degree(s)) << what;
+          }
         }
       }
     }
@@ -200,7 +220,15 @@ TEST(SsspRandomGraphs, StarHub) {
   for (vertex_id v = 1; v <= 5000; ++v) arcs.emplace_back(v, 5001 + (v % 97), rng() % 1000);
   for (vertex_id v = 0; v < 97; ++v)
     for (vertex_id k = 0; k < 40; ++k) arcs.emplace_back(5001 + v, 1 + (v * 40 + k) % 5000, rng() % 10);
-  check_all(from_arcs<std::uint32_t>(5098, arcs), {0, 5001}, "star");
+  const auto g = from_arcs<std::uint32_t>(5098, arcs);
+  check_all(g, {0, 5001}, "star");
+  // Auto: (5000 hub arcs + 97 * 40 arcs of degree-40 vertices) of 13880 arcs
+  // leave vertices of degree >= 32, above kBinnedMinHeavyArcShare: binned.
+  sssp::SolverOptions opts;
+  opts.delta = graph::auto_delta(g);
+  sssp::GpuSolver<std::uint32_t> solver(g, opts);
+  EXPECT_DOUBLE_EQ(solver.heavy_arc_share(), (5000.0 + 97.0 * 40.0) / 13880.0);
+  EXPECT_EQ(solver.load_balance(), sssp::LoadBalance::Binned);
 }
 
 TEST(SsspRandomGraphs, ChainManyDependentRounds) {
@@ -239,6 +267,46 @@ TEST(SsspRandomGraphs, DeltaAndBucketExtremes) {
   const auto f = to_float(g);
   check_all(f, {0}, "float delta tiny", Case{1e-3, 10});
   check_all(f, {0}, "float delta huge", Case{1e30, 7});
+}
+
+// One launch per round instead of the persistent grid: the binned relax then
+// runs as a bin kernel plus a relax kernel per round.
+TEST(SsspRandomGraphs, BinnedWithoutPersistentGrid) {
+  SKIP_IF_NO_GPU();
+  ASSERT_EQ(setenv("SSSP_NO_PERSISTENT", "1", 1), 0);
+  check_all(generated("rmat:12:16", "random:1:1000", 13), {0, 77}, "no-persistent rmat:12:16");
+  check_all(generated("grid:30:50", "random:0:20", 13), {5}, "no-persistent grid:30:50");
+  ASSERT_EQ(unsetenv("SSSP_NO_PERSISTENT"), 0);
+}
+
+TEST(SsspSolver, LoadBalanceChoice) {
+  SKIP_IF_NO_GPU();
+  EXPECT_STREQ(sssp::to_string(sssp::LoadBalance::Binned), "binned");
+  EXPECT_EQ(sssp::parse_load_balance("three-stage"), sssp::LoadBalance::ThreeStage);
+  EXPECT_EQ(sssp::parse_load_balance("auto"), sssp::LoadBalance::Auto);
+  EXPECT_THROW(sssp::parse_load_balance("binned "), std::invalid_argument);
+  ASSERT_EQ(unsetenv("SSSP_LOAD_BALANCE"), 0);
+  // A grid has out-degrees <= 4: auto keeps the three-stage relax.
+  const auto grid = generated("grid:20:20", "random:1:10", 1);
+  sssp::SolverOptions opts;
+  opts.delta = 10;
+  EXPECT_EQ(sssp::GpuSolver<std::uint32_t>(grid, opts).heavy_arc_share(), 0.0);
+  EXPECT_EQ(sssp::GpuSolver<std::uint32_t>(grid, opts).load_balance(), sssp::LoadBalance::ThreeStage);
+  // SSSP_LOAD_BALANCE steers auto only; a bad value is refused by name.
+  ASSERT_EQ(setenv("SSSP_LOAD_BALANCE", "binned", 1), 0);
+  EXPECT_EQ(sssp::GpuSolver<std::uint32_t>(grid, opts).load_balance(), sssp::LoadBalance::Binned);
+  opts.load_balance = sssp::LoadBalance::ThreeStage;
+  EXPECT_EQ(sssp::GpuSolver<std::uint32_t>(grid, opts).load_balance(), sssp::LoadBalance::ThreeStage);
+  opts.load_balance = sssp::LoadBalance::Auto;
+  ASSERT_EQ(setenv("SSSP_LOAD_BALANCE", "fast", 1), 0);
+  try {
+    sssp::GpuSolver<std::uint32_t> solver(grid, opts);
+    ADD_FAILURE() << "SSSP_LOAD_BALANCE=fast was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("SSSP_LOAD_BALANCE"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("fast"), std::string::npos) << e.what();
+  }
+  ASSERT_EQ(unsetenv("SSSP_LOAD_BALANCE"), 0);
 }
 
 TEST(SsspSolver, RepeatedSolvesAgree) {

@@ -54,11 +54,16 @@ struct Config {
   std::vector<double> delta_c{32.0};  // auto delta = c * mean weight / mean degree, one row set per c
   std::vector<sssp::Strategy> strategies = sssp::all_strategies();
   std::uint32_t buckets = 10;
+  // Relax load balancing, one solver (and row set) per entry; the rows name
+  // it when it was asked for explicitly.
+  std::vector<sssp::LoadBalance> load_balances{sssp::LoadBalance::Auto};
+  bool name_load_balance = false;
   std::string json_path, markdown_path;
 };
 
 struct Row {
-  std::string graph, method;
+  std::string graph, method, load_balance;
+  double heavy_arc_share = 0;
   std::uint64_t vertices = 0, arcs = 0;
   double delta = 0;
   std::uint32_t buckets = 0;
@@ -161,67 +166,77 @@ void bench_delta(const std::string& name, const graph::Csr<Weight>& g, double lo
     rows.push_back(row);
   }
 
-  sssp::SolverOptions opts;
-  opts.delta = delta;
-  opts.buckets = cfg.buckets;
-  opts.predecessors = cfg.predecessors;
-  sssp::GpuSolver<Weight> solver(g, opts);
-  double near_far_ms = 0;
-  for (const auto strategy : cfg.strategies) {
-    Row row;
-    row.graph = name;
-    row.method = sssp::to_string(strategy);
-    row.vertices = g.num_vertices;
-    row.arcs = g.num_arcs();
-    row.buckets = (strategy == sssp::Strategy::BucketSort || strategy == sssp::Strategy::BucketMultisplit) ? cfg.buckets : 0;
-    row.upload_ms = solver.upload_ms();
-    row.load_s = load_s;
-    std::vector<double> ms;
-    std::uint64_t relaxations = 0, iterations = 0, buckets = 0;
-    std::string valid = "yes";
-    try {
-      for (std::size_t i = 0; i < sources.size(); ++i) {
-        const auto warm = solver.solve(sources[i], strategy);  // warm-up, validated
-        const std::string v = compare<Weight>(reference[i], warm.distances);
-        if (v != "yes" && valid == "yes") valid = v;
-        if (cfg.predecessors) {
-          const auto problems = sssp::check_shortest_path_tree(g, sources[i], warm.distances, warm.predecessors, 1);
-          if (!problems.empty() && valid == "yes") valid = "NO: tree: " + problems.front();
+  for (const auto load_balance : cfg.load_balances) {
+    sssp::SolverOptions opts;
+    opts.delta = delta;
+    opts.buckets = cfg.buckets;
+    opts.predecessors = cfg.predecessors;
+    opts.load_balance = load_balance;
+    sssp::GpuSolver<Weight> solver(g, opts);
+    std::cerr << "   load balance " << sssp::to_string(solver.load_balance()) << " (asked: " << sssp::to_string(load_balance)
+              << "; arcs leaving vertices of out-degree >= 32: " << solver.heavy_arc_share() << ")\n";
+    double near_far_ms = 0;
+    const std::size_t first_gpu_row = rows.size();
+    for (const auto strategy : cfg.strategies) {
+      Row row;
+      row.graph = name;
+      row.method = sssp::to_string(strategy);
+      row.load_balance = sssp::to_string(solver.load_balance());
+      row.heavy_arc_share = solver.heavy_arc_share();
+      if (cfg.name_load_balance) row.method += std::string(" [") + sssp::to_string(load_balance) + "]";
+      row.vertices = g.num_vertices;
+      row.arcs = g.num_arcs();
+      row.buckets = (strategy == sssp::Strategy::BucketSort || strategy == sssp::Strategy::BucketMultisplit) ? cfg.buckets : 0;
+      row.upload_ms = solver.upload_ms();
+      row.load_s = load_s;
+      std::vector<double> ms;
+      std::uint64_t relaxations = 0, iterations = 0, buckets = 0;
+      std::string valid = "yes";
+      try {
+        for (std::size_t i = 0; i < sources.size(); ++i) {
+          const auto warm = solver.solve(sources[i], strategy);  // warm-up, validated
+          const std::string v = compare<Weight>(reference[i], warm.distances);
+          if (v != "yes" && valid == "yes") valid = v;
+          if (cfg.predecessors) {
+            const auto problems = sssp::check_shortest_path_tree(g, sources[i], warm.distances, warm.predecessors, 1);
+            if (!problems.empty() && valid == "yes") valid = "NO: tree: " + problems.front();
+          }
+          for (int r = 0; r < cfg.runs; ++r) {
+            const auto res = solver.solve(sources[i], strategy);
+            ms.push_back(res.solve_ms);
+            relaxations += res.relaxations;
+            iterations += res.iterations;
+            buckets += res.buckets_processed;
+            row.delta = res.delta;
+          }
         }
-        for (int r = 0; r < cfg.runs; ++r) {
-          const auto res = solver.solve(sources[i], strategy);
-          ms.push_back(res.solve_ms);
-          relaxations += res.relaxations;
-          iterations += res.iterations;
-          buckets += res.buckets_processed;
-          row.delta = res.delta;
-        }
+      } catch (const std::exception& e) {
+        valid = std::string("ERROR: ") + e.what();
       }
-    } catch (const std::exception& e) {
-      valid = std::string("ERROR: ") + e.what();
+      if (!ms.empty()) {
+        const double runs = static_cast<double>(ms.size());
+        row.median_ms = median(ms);
+        row.min_ms = *std::min_element(ms.begin(), ms.end());
+        row.max_ms = *std::max_element(ms.begin(), ms.end());
+        row.mteps = mean_reached_arcs / (row.median_ms * 1e-3) / 1e6;
+        row.work_ratio = static_cast<double>(relaxations) / runs / mean_reached_arcs;
+        row.iterations = static_cast<std::uint64_t>(std::llround(static_cast<double>(iterations) / runs));
+        row.buckets_processed = static_cast<std::uint64_t>(std::llround(static_cast<double>(buckets) / runs));
+        row.reached = reached_vertices / sources.size();
+        if (strategy == sssp::Strategy::NearFar) near_far_ms = row.median_ms;
+      }
+      row.valid = valid;
+      rows.push_back(row);
+      std::cerr << "   " << row.method << ": " << row.median_ms << " ms, " << row.iterations << " iterations, valid "
+                << row.valid << "\n";
     }
-    if (!ms.empty()) {
-      const double runs = static_cast<double>(ms.size());
-      row.median_ms = median(ms);
-      row.min_ms = *std::min_element(ms.begin(), ms.end());
-      row.max_ms = *std::max_element(ms.begin(), ms.end());
-      row.mteps = mean_reached_arcs / (row.median_ms * 1e-3) / 1e6;
-      row.work_ratio = static_cast<double>(relaxations) / runs / mean_reached_arcs;
-      row.iterations = static_cast<std::uint64_t>(std::llround(static_cast<double>(iterations) / runs));
-      row.buckets_processed = static_cast<std::uint64_t>(std::llround(static_cast<double>(buckets) / runs));
-      row.reached = reached_vertices / sources.size();
-      if (strategy == sssp::Strategy::NearFar) near_far_ms = row.median_ms;
-    }
-    row.valid = valid;
-    rows.push_back(row);
-    std::cerr << "   " << row.method << ": " << row.median_ms << " ms, " << row.iterations << " iterations, valid "
-              << row.valid << "\n";
+    // Speedups against near-far with the same load balancing.
+    for (std::size_t i = first_gpu_row; i < rows.size(); ++i)
+      if (rows[i].median_ms > 0 && near_far_ms > 0) rows[i].vs_near_far = near_far_ms / rows[i].median_ms;
   }
   const double cpu_row_ms = cfg.cpu ? rows[first_row].median_ms : 0;
-  for (std::size_t i = first_row; i < rows.size(); ++i) {
-    if (rows[i].median_ms > 0 && near_far_ms > 0) rows[i].vs_near_far = near_far_ms / rows[i].median_ms;
+  for (std::size_t i = first_row; i < rows.size(); ++i)
     if (rows[i].median_ms > 0 && cpu_row_ms > 0) rows[i].vs_cpu = cpu_row_ms / rows[i].median_ms;
-  }
 }
 
 template <class Weight>
@@ -266,6 +281,8 @@ nlohmann::json to_json(const std::vector<Row>& rows, const Config& cfg) {
   for (const auto& r : rows) {
     out["rows"].push_back({{"graph", r.graph},
                            {"method", r.method},
+                           {"load_balance", r.load_balance},
+                           {"heavy_arc_share", r.heavy_arc_share},
                            {"vertices", r.vertices},
                            {"arcs", r.arcs},
                            {"delta", r.delta},
@@ -306,6 +323,8 @@ int main(int argc, char** argv) {
       ("buckets", po::value(&cfg.buckets), "buckets of the bucketing strategies")
       ("delta-c", po::value<std::string>(), "comma-separated c values for auto delta (default 32): a sweep")
       ("strategies", po::value<std::string>(), "comma-separated strategies (default: all)")
+      ("load-balance", po::value<std::string>(),
+       "comma-separated relax load balancing: auto, three-stage, binned (default: auto); several: one row set each")
       ("json", po::value(&cfg.json_path), "write all rows as JSON here")
       ("markdown", po::value(&cfg.markdown_path), "write the table here too");
   po::variables_map vm;
@@ -331,6 +350,12 @@ int main(int argc, char** argv) {
     if (vm.count("delta-c")) {
       cfg.delta_c.clear();
       for (const auto& c : split(vm["delta-c"].as<std::string>())) cfg.delta_c.push_back(std::stod(c));
+    }
+    if (vm.count("load-balance")) {
+      cfg.load_balances.clear();
+      for (const auto& name : split(vm["load-balance"].as<std::string>()))
+        cfg.load_balances.push_back(sssp::parse_load_balance(name));
+      cfg.name_load_balance = true;
     }
     if (vm.count("strategies")) {
       cfg.strategies.clear();
