@@ -322,14 +322,17 @@ int Runner<Weight>::run() {
       so.buckets = o_.buckets;
       so.predecessors = o_.predecessors;
       so.memory_limit_bytes = o_.gpu_memory_limit_bytes;
+      so.load_balance = o_.load_balance;
       gpu = std::make_unique<sssp::GpuSolver<Weight>>(g_, so);
       if (!device.upload_ms) {
         device.upload_ms = gpu->upload_ms();
         device.gpu_bytes = gpu->device_bytes();
         device.gpu_graph_bytes = gpu->graph_device_bytes();
+        device.load_balance = sssp::to_string(gpu->load_balance());
+        device.heavy_arc_share = gpu->heavy_arc_share();
         if (!o_.quiet)
           out_ << "upload        " << format_fixed(*device.upload_ms, 3) << " ms (graph, host to device)\n"
-               << format_gpu_memory_line(device);
+               << format_gpu_memory_line(device) << format_load_balance_line(device);
       }
     }
     for (std::size_t si = 0; si < sources_.size(); ++si) {

@@ -52,7 +52,9 @@ json to_json(const AppOptions& options, const RunSummary& run) {
                  {"cpu_threads", d.cpu_threads}, {"upload_ms", optional_json(d.upload_ms)},
                  {"gpu_bytes", d.gpu_bytes ? json(*d.gpu_bytes) : json(nullptr)},
                  {"gpu_graph_bytes", d.gpu_graph_bytes ? json(*d.gpu_graph_bytes) : json(nullptr)},
-                 {"host_peak_bytes", d.host_peak_bytes}};
+                 {"host_peak_bytes", d.host_peak_bytes},
+                 {"load_balance", string_or_null(d.load_balance)},
+                 {"heavy_arc_share", d.load_balance.empty() ? json(nullptr) : json(d.heavy_arc_share)}};
 
   const GraphInfo& g = run.graph;
   j["graph"] = {{"source", g.source},

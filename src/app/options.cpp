@@ -130,6 +130,9 @@ po::options_description make_description() {
       ("output,o", po::value<std::string>()->value_name("FILE"),
        "write the distances of the (first) source as 'id distance' lines (-1: unreachable)")
       ("json", po::value<std::string>()->value_name("FILE"), "write everything as one JSON record")
+      ("load-balance", po::value<std::string>()->value_name("LB"),
+       "GPU relax rounds: three-stage (CTA/warp/scan per tile), binned (frontier binned by out-degree), "
+       "or auto (binned when most arcs leave vertices of degree >= 32; default)")
       ("gpu-memory-limit", po::value<std::string>()->value_name("BYTES"),
        "pretend the GPU has only this much memory, e.g. 2G or 512M")
       ("quiet,q", po::bool_switch(), "print only results (no graph/device header, no progress)");
@@ -354,6 +357,14 @@ AppOptions parse_options(int argc, const char* const* argv) {
   }
   if (!options.output_path.empty() && options.output_path == options.json_path)
     throw UsageError("--output and --json name the same file '" + options.output_path + "'");
+  if (const std::string* lb = find_string(vm, "load-balance")) {
+    if (options.device == DeviceRequest::Cpu) throw UsageError("--load-balance conflicts with --device cpu");
+    try {
+      options.load_balance = sssp::parse_load_balance(*lb);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--load-balance: ") + e.what());
+    }
+  }
   if (const std::string* limit = find_string(vm, "gpu-memory-limit")) {
     if (options.device == DeviceRequest::Cpu)
       throw UsageError("--gpu-memory-limit conflicts with --device cpu");

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "sssp/solver.hpp"
+
 namespace app {
 
 // A bad or conflicting command-line option: one line, exit code 2.
@@ -80,6 +82,7 @@ struct AppOptions {
   std::string output_path;
   std::string json_path;
   std::uint64_t gpu_memory_limit_bytes = 0;  // 0: no limit
+  sssp::LoadBalance load_balance = sssp::LoadBalance::Auto;  // GPU relax rounds (sssp/solver.hpp)
   bool quiet = false;
 
   bool help = false;

@@ -189,7 +189,14 @@ std::string format_device_header(const DeviceInfo& d) {
   out << "\n";
   if (d.upload_ms) out << "upload        " << format_fixed(*d.upload_ms, 3) << " ms (graph, host to device)\n";
   if (d.gpu_bytes) out << format_gpu_memory_line(d);
+  if (!d.load_balance.empty()) out << format_load_balance_line(d);
   return out.str();
+}
+
+std::string format_load_balance_line(const DeviceInfo& d) {
+  if (d.load_balance.empty()) return "";
+  return "load balance  " + d.load_balance + " (" + format_fixed(100.0 * d.heavy_arc_share, 1) +
+         "% of arcs leave vertices of out-degree >= 32)\n";
 }
 
 std::string format_gpu_memory_line(const DeviceInfo& d) {

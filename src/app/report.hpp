@@ -124,6 +124,8 @@ struct DeviceInfo {
   std::optional<std::uint64_t> gpu_bytes;        // device memory the GPU solver holds (graph + work arrays)
   std::optional<std::uint64_t> gpu_graph_bytes;  // the CSR's share of gpu_bytes
   std::uint64_t host_peak_bytes = 0;             // peak resident set of this process at the end of the run
+  std::string load_balance;                      // GPU relax rounds as resolved ("three-stage", "binned"); empty: no GPU
+  double heavy_arc_share = 0;                    // share of arcs leaving vertices of out-degree >= 32 (auto's statistic)
 };
 
 struct DeltaInfo {
@@ -149,6 +151,8 @@ std::string format_graph_header(const GraphInfo& graph);
 std::string format_device_header(const DeviceInfo& device);
 // "gpu memory    X GB held by the solver (graph Y GB)", empty without a GPU solver.
 std::string format_gpu_memory_line(const DeviceInfo& device);
+// "load balance  binned (87.0% of arcs leave vertices of out-degree >= 32)", empty without a GPU solver.
+std::string format_load_balance_line(const DeviceInfo& device);
 std::string format_delta_line(const DeltaInfo& delta);
 std::string format_results_table(const std::vector<RunRecord>& records);
 std::string format_comparison_table(const std::vector<SummaryRow>& rows, const std::string& baseline_label);

@@ -66,6 +66,7 @@ TEST(AppOptions, DefaultsGenerateRmat16AndRunOnce) {
   EXPECT_EQ(o.random_sources, 0u);
   EXPECT_FALSE(o.path_to.has_value());
   EXPECT_EQ(o.gpu_memory_limit_bytes, 0u);
+  EXPECT_EQ(o.load_balance, sssp::LoadBalance::Auto);
   EXPECT_EQ(o.command_line, (std::vector<std::string>{"sssp"}));
 }
 
@@ -75,7 +76,7 @@ TEST(AppOptions, ParsesEveryOption) {
                               "--strategy", "near-far,bellman-ford", "--device", "gpu", "--delta", "12.5",
                               "--buckets", "32", "--threads", "3", "--runs", "5", "--validate", "--predecessors",
                               "--path-to", "9", "-o", "d.txt", "--json", "r.json", "--gpu-memory-limit", "2G",
-                              "-q"});
+                              "--load-balance", "binned", "-q"});
   EXPECT_FALSE(o.generated());
   EXPECT_EQ(o.graph_path, "g.mtx");
   EXPECT_EQ(o.format, "mtx");
@@ -97,7 +98,9 @@ TEST(AppOptions, ParsesEveryOption) {
   EXPECT_EQ(o.output_path, "d.txt");
   EXPECT_EQ(o.json_path, "r.json");
   EXPECT_EQ(o.gpu_memory_limit_bytes, 2ull << 30);
-  EXPECT_EQ(o.command_line.size(), 38u);  // argv kept whole for the JSON record
+  EXPECT_EQ(o.load_balance, sssp::LoadBalance::Binned);
+  EXPECT_EQ(parse({"--load-balance", "three-stage"}).load_balance, sssp::LoadBalance::ThreeStage);
+  EXPECT_EQ(o.command_line.size(), 40u);  // argv kept whole for the JSON record
   EXPECT_EQ(o.command_line.back(), "-q");
 }
 
@@ -119,7 +122,7 @@ TEST(AppOptions, HelpListsEveryOptionAndExamples) {
   for (const char* name : {"--graph", "--generate", "--format", "--undirected", "--weights", "--seed", "--cache",
                            "--source", "--random-sources", "--strategy", "--device", "--delta", "--delta-sweep",
                            "--buckets", "--threads", "--runs", "--validate", "--predecessors", "--path-to",
-                           "--output", "--json", "--gpu-memory-limit", "--quiet"})
+                           "--output", "--json", "--gpu-memory-limit", "--load-balance", "--quiet"})
     EXPECT_NE(help.find(name), std::string::npos) << name;
   EXPECT_NE(help.find("Examples:"), std::string::npos);
   EXPECT_NE(help.find("Exit status"), std::string::npos);
@@ -189,6 +192,8 @@ TEST(AppOptions, RejectsUnknownMalformedAndConflictingOptions) {
       {{"--gpu-memory-limit", "lots"}, "gpu-memory-limit"},
       {{"--gpu-memory-limit", "0"}, "at least 1 byte"},
       {{"--gpu-memory-limit", "-1G"}, "gpu-memory-limit"},
+      {{"--load-balance", "merge-path"}, "--load-balance: unknown load balance 'merge-path'"},
+      {{"--load-balance", "binned", "--device", "cpu"}, "conflicts"},
   };
   for (const Case& c : cases) {
     std::string args;
