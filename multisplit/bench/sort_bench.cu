@@ -9,6 +9,8 @@
 //   block-generic : BMS post-scan, the library's generic ballot pre-scan
 //   warp          : WMS post-scan, radix pre-scan (r <= 5 only: WMS keeps
 //                   per-warp tables and slows down quickly past 32 buckets)
+//   block-tN      : as block, with N keys per thread in the BMS tile instead
+//                   of the library's 16 (r >= 6 only)
 // and the public sort_keys / sort_pairs ("default"). Times are CUDA events
 // around each call after --warmup untimed calls, median of --runs. "vs CUB"
 // is the rate divided by CUB's. "pass GB/s" is the traffic model of the
@@ -133,11 +135,26 @@ struct Options {
 };
 
 struct Variant {
-  std::string name;  // block, block-generic, warp, default, cub
-  int r = 0;         // 0: not ours / the default's choice
+  std::string name;  // block, block-generic, warp, block-t24, ..., default
+  int r = 0;         // 0: the default's choice
   bool is_default = false;
   SortTuning tuning;
+  int block_items = 16;  // BMS keys per thread (tile = 256 x this)
 };
+
+// The BMS tile sizes sort_bench can run (each one a kernel instantiation).
+constexpr int kBlockItemsChoices[] = {16, 24, 32};
+
+template <class Value>
+cudaError_t run_tuned(const Variant& v, void* temp, std::size_t& bytes, const std::uint32_t* k_in, std::uint32_t* k_out,
+                      const Value* v_in, Value* v_out, std::uint32_t n) {
+  using multisplit::detail::radix_sort;
+  switch (v.block_items) {
+    case 24: return radix_sort<std::uint32_t, Value, 24>(temp, bytes, k_in, k_out, v_in, v_out, n, 0, 32, 0, v.tuning);
+    case 32: return radix_sort<std::uint32_t, Value, 32>(temp, bytes, k_in, k_out, v_in, v_out, n, 0, 32, 0, v.tuning);
+    default: return radix_sort<std::uint32_t, Value, 16>(temp, bytes, k_in, k_out, v_in, v_out, n, 0, 32, 0, v.tuning);
+  }
+}
 
 struct Record {
   std::uint32_t n = 0;
@@ -200,6 +217,11 @@ class Bench {
         warp.method = Method::Warp;
         variants.push_back({"warp", r, false, warp});
       }
+      // Larger BMS tiles: fewer per-tile combines and longer runs per bucket
+      // in the write-out, at more registers per thread.
+      if (r >= 6)
+        for (const int items : kBlockItemsChoices)
+          if (items != 16) variants.push_back({"block-t" + std::to_string(items), r, false, block, items});
     }
     for (const int lg : opt_.n_log2)
       for (const auto& kind : opt_.kinds) table(1u << lg, kind == "pairs", variants);
@@ -276,19 +298,18 @@ class Bench {
           if (pairs) return multisplit::sort_pairs(temp, bytes, k_in, k_out, v_in, v_out, n);
           return multisplit::sort_keys(temp, bytes, k_in, k_out, n);
         }
-        if (pairs)
-          return multisplit::detail::radix_sort<std::uint32_t, std::uint32_t>(temp, bytes, k_in, k_out, v_in, v_out,
-                                                                              n, 0, 32, 0, v.tuning);
-        return multisplit::detail::radix_sort<std::uint32_t, multisplit::detail::NullValue>(
-            temp, bytes, k_in, k_out, nullptr, nullptr, n, 0, 32, 0, v.tuning);
+        if (pairs) return run_tuned<std::uint32_t>(v, temp, bytes, k_in, k_out, v_in, v_out, n);
+        return run_tuned<multisplit::detail::NullValue>(v, temp, bytes, k_in, k_out, nullptr, nullptr, n);
       });
       Record r;
       const SortTuning tuning =
           v.is_default ? (pairs ? multisplit::detail::default_sort_tuning<std::uint32_t, std::uint32_t>()
                                 : multisplit::detail::default_sort_tuning<std::uint32_t, multisplit::detail::NullValue>())
                        : v.tuning;
+      const int items = pairs ? multisplit::detail::default_block_items<std::uint32_t, std::uint32_t>()
+                              : multisplit::detail::default_block_items<std::uint32_t, multisplit::detail::NullValue>();
       r.variant = v.is_default ? std::string("default (") + multisplit::to_string(tuning.method) +
-                                     (tuning.radix_prescan ? "" : "-generic") + ")"
+                                     (tuning.radix_prescan ? "" : "-generic") + ", t" + std::to_string(items) + ")"
                                : v.name;
       r.r = tuning.max_radix_bits;
       r.digits = digit_list(32, tuning.max_radix_bits);

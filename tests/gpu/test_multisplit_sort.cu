@@ -92,15 +92,17 @@ std::vector<Value> make_values(std::size_t n) {
   return values;
 }
 
-// Calls the public API (tuning == nullptr) or detail::radix_sort with a tuning.
-template <class Key, class Value>
+// Calls the public API (tuning == nullptr) or detail::radix_sort with a
+// tuning and BMS tile (BlockItems keys per thread; 0: the library's).
+template <class Key, class Value, int BlockItems = 0>
 cudaError_t call_sort(void* temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out, const Value* values_in,
                       Value* values_out, std::uint32_t n, int begin_bit, int end_bit, cudaStream_t stream,
                       const SortTuning* tuning) {
   constexpr bool kPairs = multisplit::detail::has_values<Value>();
+  constexpr int kItems = BlockItems != 0 ? BlockItems : multisplit::detail::Policies<Key, Value>::kBlockItems;
   if (tuning != nullptr)
-    return multisplit::detail::radix_sort<Key, Value>(temp, temp_bytes, keys_in, keys_out, values_in, values_out, n,
-                                                      begin_bit, end_bit, stream, *tuning);
+    return multisplit::detail::radix_sort<Key, Value, kItems>(temp, temp_bytes, keys_in, keys_out, values_in,
+                                                              values_out, n, begin_bit, end_bit, stream, *tuning);
   if constexpr (kPairs)
     return multisplit::sort_pairs(temp, temp_bytes, keys_in, keys_out, values_in, values_out, n, begin_bit, end_bit,
                                   stream);
@@ -110,7 +112,7 @@ cudaError_t call_sort(void* temp, std::size_t& temp_bytes, const Key* keys_in, K
 
 // Sorts on the device (poisoned output and temp) and compares with the
 // reference bit for bit. Value = NullValue: key-only.
-template <class Key, class Value>
+template <class Key, class Value, int BlockItems = 0>
 void check_sort(const std::vector<Key>& keys, int begin_bit, int end_bit, const SortTuning* tuning = nullptr,
                 cudaStream_t stream = 0) {
   constexpr bool kPairs = multisplit::detail::has_values<Value>();
@@ -131,12 +133,12 @@ void check_sort(const std::vector<Key>& keys, int begin_bit, int end_bit, const 
   std::size_t temp_bytes = 0;
   const Value* vin = kPairs ? values_in.get() : nullptr;
   Value* vout = kPairs ? values_out.get() : nullptr;
-  MS_CUDA_CHECK((call_sort<Key, Value>(nullptr, temp_bytes, keys_in.get(), keys_out.get(), vin, vout, n, begin_bit,
+  MS_CUDA_CHECK((call_sort<Key, Value, BlockItems>(nullptr, temp_bytes, keys_in.get(), keys_out.get(), vin, vout, n, begin_bit,
                                        end_bit, stream, tuning)));
   ASSERT_GT(temp_bytes, 0u);
   DeviceArray<unsigned char> temp(temp_bytes);
   temp.poison();
-  MS_CUDA_CHECK((call_sort<Key, Value>(temp.get(), temp_bytes, keys_in.get(), keys_out.get(), vin, vout, n, begin_bit,
+  MS_CUDA_CHECK((call_sort<Key, Value, BlockItems>(temp.get(), temp_bytes, keys_in.get(), keys_out.get(), vin, vout, n, begin_bit,
                                        end_bit, stream, tuning)));
   MS_CUDA_CHECK(cudaStreamSynchronize(stream));
   MS_CUDA_CHECK(cudaGetLastError());
@@ -145,16 +147,16 @@ void check_sort(const std::vector<Key>& keys, int begin_bit, int end_bit, const 
   expect_equal(keys_in.download(), keys, "input keys (must stay untouched)");
 }
 
-template <class Key>
+template <class Key, int BlockItems = 0>
 void check_keys_and_pairs(const std::vector<Key>& keys, int begin_bit, int end_bit,
                           const SortTuning* tuning = nullptr) {
   {
     SCOPED_TRACE("keys");
-    check_sort<Key, multisplit::detail::NullValue>(keys, begin_bit, end_bit, tuning);
+    check_sort<Key, multisplit::detail::NullValue, BlockItems>(keys, begin_bit, end_bit, tuning);
   }
   {
     SCOPED_TRACE("pairs");
-    check_sort<Key, Key>(keys, begin_bit, end_bit, tuning);
+    check_sort<Key, Key, BlockItems>(keys, begin_bit, end_bit, tuning);
   }
 }
 
@@ -216,6 +218,36 @@ TEST(MultisplitSort, EveryDigitWidthMethodAndPrescan) {
       }
     }
   }
+}
+
+// The larger BMS tiles sort_bench measures (24 and 32 keys per thread).
+template <int BlockItems>
+void check_block_tile() {
+  const auto keys = make_keys<std::uint32_t>(100003, Dist::Uniform, 16);
+  const auto few = make_keys<std::uint32_t>(6145, Dist::FewDistinct, 17);
+  for (int r = 1; r <= 8; ++r) {
+    for (const bool radix_prescan : {true, false}) {
+      SortTuning tuning;
+      tuning.max_radix_bits = r;
+      tuning.method = Method::Block;
+      tuning.radix_prescan = radix_prescan;
+      SCOPED_TRACE("items=" + std::to_string(BlockItems) + " r=" + std::to_string(r) +
+                   " radix_prescan=" + std::to_string(radix_prescan));
+      check_keys_and_pairs<std::uint32_t, BlockItems>(keys, 0, 32, &tuning);
+      check_keys_and_pairs<std::uint32_t, BlockItems>(few, 1, 30, &tuning);
+      for (const std::uint32_t n : {256u * BlockItems - 1, 256u * BlockItems + 1, 512u * BlockItems + 3})
+        check_keys_and_pairs<std::uint32_t, BlockItems>(make_keys<std::uint32_t>(n, Dist::Reversed, n), 0, 32,
+                                                        &tuning);
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+}
+
+TEST(MultisplitSort, LargerBlockTiles) {
+  SKIP_IF_NO_GPU();
+  check_block_tile<24>();
+  if (HasFailure()) return;
+  check_block_tile<32>();
 }
 
 TEST(MultisplitSort, SixtyFourBitKeysAndValues) {

@@ -44,33 +44,39 @@
 namespace multisplit {
 
 namespace detail {
-// Digit bits per pass, block multisplit (BMS) post-scan, radix pre-scan.
-// r chosen by measurement with sort_bench on an H200: see the comment in
-// sort_bench's results (filled in below after the sweep).
+// The measured choice (see the comment at the top of this file): digit bits
+// per pass, block multisplit (BMS) post-scan, radix pre-scan, and the BMS
+// tile's keys per thread.
 template <class Key, class Value>
 constexpr SortTuning default_sort_tuning() {
   SortTuning tuning;
-  tuning.max_radix_bits = 8;
+  tuning.max_radix_bits = has_values<Value>() ? 7 : 8;
   tuning.method = Method::Block;
   tuning.radix_prescan = true;
   return tuning;
+}
+template <class Key, class Value>
+constexpr int default_block_items() {
+  return Policies<Key, Value>::kBlockItems;
 }
 }  // namespace detail
 
 template <class Key>
 cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out, std::uint32_t n,
                       int begin_bit = 0, int end_bit = static_cast<int>(sizeof(Key) * 8), cudaStream_t stream = 0) {
-  return detail::radix_sort<Key, detail::NullValue>(d_temp, temp_bytes, d_keys_in, d_keys_out, nullptr, nullptr, n,
-                                                    begin_bit, end_bit, stream,
-                                                    detail::default_sort_tuning<Key, detail::NullValue>());
+  using V = detail::NullValue;
+  return detail::radix_sort<Key, V, detail::default_block_items<Key, V>()>(
+      d_temp, temp_bytes, d_keys_in, d_keys_out, nullptr, nullptr, n, begin_bit, end_bit, stream,
+      detail::default_sort_tuning<Key, V>());
 }
 
 template <class Key, class Value>
 cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
                        const Value* d_values_in, Value* d_values_out, std::uint32_t n, int begin_bit = 0,
                        int end_bit = static_cast<int>(sizeof(Key) * 8), cudaStream_t stream = 0) {
-  return detail::radix_sort<Key, Value>(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n,
-                                        begin_bit, end_bit, stream, detail::default_sort_tuning<Key, Value>());
+  return detail::radix_sort<Key, Value, detail::default_block_items<Key, Value>()>(
+      d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n, begin_bit, end_bit, stream,
+      detail::default_sort_tuning<Key, Value>());
 }
 
 }  // namespace multisplit

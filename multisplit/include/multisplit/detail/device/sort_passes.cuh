@@ -147,14 +147,50 @@ __global__ void __launch_bounds__(BlockThreads)
 }
 
 // ------------------------------------------------------------- one pass
-template <class Key, class Value>
+// BlockItems: keys per thread of the BMS post-scan tile (256 threads). The
+// library's policy value reuses its plan as is; another value re-cuts the
+// chunks for that tile (the library's BMS kernel is a template on it).
+template <class Key, class Value, int BlockItems>
 struct RadixPass {
   using Fn = bit_buckets<Key>;
   using Three = ThreePhase<Key, Value, Fn>;
   using Plan = typename Three::Plan;
+  using P = Policies<Key, Value>;
+  static constexpr int kBlockThreads = P::kBlockThreads;
+  static constexpr bool kLibraryTile = BlockItems == P::kBlockItems;
+
+  static auto block_kernel() { return block_postscan_kernel<kBlockThreads, BlockItems, Key, Value, Fn>; }
 
   static cudaError_t plan(Plan& plan, Method method, std::uint32_t n, int digit_bits, const DeviceLimits& limits) {
-    return Three::plan(plan, method, n, 1u << digit_bits, Fn(0, static_cast<std::uint32_t>(digit_bits)), limits);
+    const std::uint32_t m = 1u << digit_bits;
+    const Fn fn(0, static_cast<std::uint32_t>(digit_bits));
+    MULTISPLIT_RETURN_IF_ERROR(Three::plan(plan, method, n, m, fn, limits));
+    if (method != Method::Block || kLibraryTile) return cudaSuccess;
+    // Same rules as ThreePhase::plan (one chunk per resident block, the
+    // count matrix kept small next to n), for this tile.
+    plan.post_smem = block_postscan_bytes<kBlockThreads, BlockItems, Key, Value>(m);
+    if (plan.post_smem > limits.max_shared_bytes) return cudaErrorInvalidConfiguration;
+    MULTISPLIT_RETURN_IF_ERROR(Three::prepare(block_kernel(), plan.post_smem));
+    int blocks_per_sm = 0;
+    MULTISPLIT_RETURN_IF_ERROR(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, block_kernel(), kBlockThreads, plan.post_smem));
+    if (blocks_per_sm < 1) return cudaErrorInvalidConfiguration;
+    const std::uint32_t sms = static_cast<std::uint32_t>(limits.sm_count);
+    const std::uint32_t chunks =
+        std::min(static_cast<std::uint32_t>(blocks_per_sm) * sms, std::max(sms, div_up(n, m)));
+    plan.layout = ChunkLayout::make(n, static_cast<std::uint32_t>(kBlockThreads) * BlockItems, chunks);
+    plan.post_grid = plan.layout.num_chunks;
+    plan.pre_grid = plan.layout.num_chunks;  // generic pre-scan: one block per block chunk
+    const std::size_t cells = static_cast<std::size_t>(m) * plan.layout.num_chunks;
+    plan.temp = TempLayout<Three::kParts>();
+    plan.temp.bytes[Three::kCounts] = cells * sizeof(std::uint32_t);
+    std::size_t scan_bytes = 0;
+    MULTISPLIT_RETURN_IF_ERROR(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<std::uint32_t*>(nullptr),
+                                                             static_cast<std::uint32_t*>(nullptr),
+                                                             static_cast<std::uint32_t>(cells)));
+    plan.temp.bytes[Three::kScanTemp] = scan_bytes;
+    plan.temp.finish();
+    return cudaSuccess;
   }
 
   // Stable multisplit of keys_in[0, n) by the digit at `shift` (n = the plan's n > 0).
@@ -191,7 +227,7 @@ struct RadixPass {
       Three::warp_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
           keys_in, keys_out, values_in, values_out, plan.layout, m, digit_bits, fn, plan.functor_bytes, counts);
     } else {
-      Three::block_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
+      block_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
           keys_in, keys_out, values_in, values_out, plan.layout, m, digit_bits, fn, plan.functor_bytes, counts);
     }
     return cudaGetLastError();
@@ -214,7 +250,7 @@ bool partially_overlap(const T* a, const T* b, std::uint32_t n) {
 // the last pass writes d_keys_out; with in-place input (in == out) the first
 // pass must not write over its own input, so it goes to the alternate buffer
 // and an odd pass count ends with one copy.
-template <class Key, class Value>
+template <class Key, class Value, int BlockItems = Policies<Key, Value>::kBlockItems>
 cudaError_t radix_sort(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
                        const Value* values_in, Value* values_out, std::uint32_t n, int begin_bit, int end_bit,
                        cudaStream_t stream, const SortTuning& tuning) {
@@ -229,7 +265,7 @@ cudaError_t radix_sort(void* d_temp, std::size_t& temp_bytes, const Key* keys_in
     return cudaErrorInvalidValue;
 
   const DigitPlan digits = DigitPlan::make(end_bit - begin_bit, tuning.max_radix_bits);
-  using Pass = RadixPass<Key, Value>;
+  using Pass = RadixPass<Key, Value, BlockItems>;
   typename Pass::Plan narrow_plan, wide_plan;
   DeviceLimits limits;
   enum { kAltKeys, kAltValues, kPassTemp, kParts };
