@@ -12,7 +12,9 @@
 #   --out DIR  where logs and JSON records go (default: a fresh temporary folder)
 #
 # Environment: SSSP_BUILD_DIR (default build/), SSSP_SCALE_STRATEGIES (default
-# near-far,bucket-sort,bucket-multisplit,bellman-ford), SSSP_SCALE_RUNS (default 3).
+# near-far,bucket-sort,bucket-multisplit,bellman-ford), SSSP_SCALE_RUNS (default 3),
+# SSSP_SCALE_SOURCES (default 2: random sources among vertices with out-arcs;
+# R-MAT's vertex 0 is often isolated).
 # Prints, per spec, the graph size, generate and upload times, GPU and host
 # memory, and the per-strategy solve times; exits 1 if any run fails or the
 # refusal is not clean.
@@ -21,6 +23,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 sssp="${SSSP_BUILD_DIR:-$root/build}/sssp"
 strategies="${SSSP_SCALE_STRATEGIES:-near-far,bucket-sort,bucket-multisplit,bellman-ford}"
 runs="${SSSP_SCALE_RUNS:-3}"
+sources="${SSSP_SCALE_SOURCES:-2}"
 out="" validate=() specs=() refuse=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -44,8 +47,8 @@ echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GB", $2 / 1e6}' /
 for spec in "${specs[@]}"; do
   name="scale_${spec//:/_}"
   start=$(date +%s)
-  echo "== $spec (strategies $strategies, $runs timed runs after a warm-up${validate:+, validated})"
-  if "$sssp" --generate "$spec" --strategy "$strategies" --runs "$runs" "${validate[@]}" \
+  echo "== $spec (strategies $strategies, $sources random sources, $runs timed runs after a warm-up${validate:+, validated})"
+  if "$sssp" --generate "$spec" --strategy "$strategies" --random-sources "$sources" --runs "$runs" "${validate[@]}" \
        --json "$out/$name.json" > "$out/$name.log" 2>&1; then
     rc=0
   else

@@ -85,7 +85,8 @@ void break_cuda_context() {
 
 TEST_F(GpuFaults, MemoryLimitGivesClearRefusal) {
   SKIP_IF_NO_GPU();
-  const auto r = test_support::run_sssp({"--generate", "rmat:12:8", "--device", "gpu", "--gpu-memory-limit", "1M",
+  // rmat:14:8: about 250K arcs, 2 MB of CSR alone on the device.
+  const auto r = test_support::run_sssp({"--generate", "rmat:14:8", "--device", "gpu", "--gpu-memory-limit", "512K",
                                          "--output", dist_, "--json", json_});
   expect_failed_run(r, "memory limit");
   EXPECT_NE(r.err.find("needs"), std::string::npos) << r.err;
