@@ -11,6 +11,8 @@
 //                   per-warp tables and slows down quickly past 32 buckets)
 //   block-tN      : as block, with N keys per thread in the BMS tile instead
 //                   of the library's 16 (r >= 6 only)
+//   sort-tN       : the sort's own post-scan (sort_postscan.cuh: BMS with the
+//                   next tile prefetched by cp.async), N keys per thread
 // and the public sort_keys / sort_pairs ("default"). Times are CUDA events
 // around each call after --warmup untimed calls, median of --runs. "vs CUB"
 // is the rate divided by CUB's. "pass GB/s" is the traffic model of the
@@ -222,6 +224,10 @@ class Bench {
       if (r >= 6)
         for (const int items : kBlockItemsChoices)
           if (items != 16) variants.push_back({"block-t" + std::to_string(items), r, false, block, items});
+      SortTuning own = block;
+      own.sort_postscan = true;
+      variants.push_back({"sort-t16", r, false, own, 16});
+      if (r >= 6) variants.push_back({"sort-t24", r, false, own, 24});
     }
     for (const int lg : opt_.n_log2)
       for (const auto& kind : opt_.kinds) table(1u << lg, kind == "pairs", variants);

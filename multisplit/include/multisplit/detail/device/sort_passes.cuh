@@ -36,6 +36,7 @@
 #include "../common.cuh"
 #include "chunk_layout.cuh"
 #include "dispatch.cuh"
+#include "sort_postscan.cuh"
 
 namespace multisplit {
 namespace detail {
@@ -46,6 +47,7 @@ struct SortTuning {
   int max_radix_bits = 8;          // r: digit bits per pass (1..8); the passes share the bits evenly
   Method method = Method::Block;   // post-scan: Direct, Warp or Block (others are refused)
   bool radix_prescan = true;       // radix_prescan_kernel instead of the generic pre-scan
+  bool sort_postscan = false;      // Block only: sort_postscan_kernel (cp.async-prefetched BMS) instead of the library's
 };
 
 // Digit widths of an LSD sort over `bits` bits with at most r bits a pass:
@@ -160,20 +162,30 @@ struct RadixPass {
   static constexpr bool kLibraryTile = BlockItems == P::kBlockItems;
 
   static auto block_kernel() { return block_postscan_kernel<kBlockThreads, BlockItems, Key, Value, Fn>; }
+  static auto sort_kernel() { return sort_postscan_kernel<kBlockThreads, BlockItems, Key, Value>; }
 
-  static cudaError_t plan(Plan& plan, Method method, std::uint32_t n, int digit_bits, const DeviceLimits& limits) {
+  template <class Kernel>
+  static cudaError_t blocks_per_sm(Kernel kernel, std::size_t smem, int& blocks) {
+    MULTISPLIT_RETURN_IF_ERROR(Three::prepare(kernel, smem));
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kBlockThreads, smem);
+  }
+
+  static cudaError_t plan(Plan& plan, Method method, std::uint32_t n, int digit_bits, bool sort_postscan,
+                          const DeviceLimits& limits) {
     const std::uint32_t m = 1u << digit_bits;
     const Fn fn(0, static_cast<std::uint32_t>(digit_bits));
     MULTISPLIT_RETURN_IF_ERROR(Three::plan(plan, method, n, m, fn, limits));
-    if (method != Method::Block || kLibraryTile) return cudaSuccess;
+    if (method != Method::Block || (kLibraryTile && !sort_postscan)) return cudaSuccess;
     // Same rules as ThreePhase::plan (one chunk per resident block, the
-    // count matrix kept small next to n), for this tile.
-    plan.post_smem = block_postscan_bytes<kBlockThreads, BlockItems, Key, Value>(m);
+    // count matrix kept small next to n), for this tile and kernel.
+    plan.post_smem = sort_postscan ? sort_postscan_bytes<kBlockThreads, BlockItems, Key, Value>(m)
+                                   : block_postscan_bytes<kBlockThreads, BlockItems, Key, Value>(m);
     if (plan.post_smem > limits.max_shared_bytes) return cudaErrorInvalidConfiguration;
-    MULTISPLIT_RETURN_IF_ERROR(Three::prepare(block_kernel(), plan.post_smem));
     int blocks_per_sm = 0;
-    MULTISPLIT_RETURN_IF_ERROR(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, block_kernel(), kBlockThreads, plan.post_smem));
+    if (sort_postscan)
+      MULTISPLIT_RETURN_IF_ERROR(RadixPass::blocks_per_sm(sort_kernel(), plan.post_smem, blocks_per_sm));
+    else
+      MULTISPLIT_RETURN_IF_ERROR(RadixPass::blocks_per_sm(block_kernel(), plan.post_smem, blocks_per_sm));
     if (blocks_per_sm < 1) return cudaErrorInvalidConfiguration;
     const std::uint32_t sms = static_cast<std::uint32_t>(limits.sm_count);
     const std::uint32_t chunks =
@@ -195,8 +207,8 @@ struct RadixPass {
 
   // Stable multisplit of keys_in[0, n) by the digit at `shift` (n = the plan's n > 0).
   static cudaError_t run(const Plan& plan, void* d_temp, const Key* keys_in, Key* keys_out, const Value* values_in,
-                         Value* values_out, std::uint32_t shift, int digit_bits, bool radix_prescan, int sm_count,
-                         cudaStream_t stream) {
+                         Value* values_out, std::uint32_t shift, int digit_bits, bool radix_prescan,
+                         bool sort_postscan, int sm_count, cudaStream_t stream) {
     const std::uint32_t m = 1u << digit_bits;
     const Fn fn(shift, static_cast<std::uint32_t>(digit_bits));
     std::uint32_t* counts = plan.temp.template get<std::uint32_t>(d_temp, Three::kCounts);
@@ -226,6 +238,9 @@ struct RadixPass {
     } else if (plan.method == Method::Warp) {
       Three::warp_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
           keys_in, keys_out, values_in, values_out, plan.layout, m, digit_bits, fn, plan.functor_bytes, counts);
+    } else if (sort_postscan) {
+      sort_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
+          keys_in, keys_out, values_in, values_out, plan.layout, shift, digit_bits, counts);
     } else {
       block_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
           keys_in, keys_out, values_in, values_out, plan.layout, m, digit_bits, fn, plan.functor_bytes, counts);
@@ -261,7 +276,8 @@ cudaError_t radix_sort(void* d_temp, std::size_t& temp_bytes, const Key* keys_in
   constexpr bool kPairs = has_values<Value>();
   if (n > static_cast<std::uint32_t>(std::numeric_limits<std::int32_t>::max()) || begin_bit < 0 ||
       end_bit > kKeyBits || begin_bit > end_bit || tuning.max_radix_bits < 1 || tuning.max_radix_bits > 8 ||
-      !(tuning.method == Method::Direct || tuning.method == Method::Warp || tuning.method == Method::Block))
+      !(tuning.method == Method::Direct || tuning.method == Method::Warp || tuning.method == Method::Block) ||
+      (tuning.sort_postscan && tuning.method != Method::Block))
     return cudaErrorInvalidValue;
 
   const DigitPlan digits = DigitPlan::make(end_bit - begin_bit, tuning.max_radix_bits);
@@ -274,12 +290,14 @@ cudaError_t radix_sort(void* d_temp, std::size_t& temp_bytes, const Key* keys_in
     MULTISPLIT_RETURN_IF_ERROR(query_device(limits));
     const Method narrow_method = resolve<Key, Value>(tuning.method, 1u << digits.narrow_bits, 0, limits);
     if (narrow_method == Method::SortBased) return cudaErrorNotSupported;
-    MULTISPLIT_RETURN_IF_ERROR(Pass::plan(narrow_plan, narrow_method, n, digits.narrow_bits, limits));
+    MULTISPLIT_RETURN_IF_ERROR(
+        Pass::plan(narrow_plan, narrow_method, n, digits.narrow_bits, tuning.sort_postscan, limits));
     std::size_t pass_bytes = narrow_plan.temp.total;
     if (digits.wide_passes > 0) {
       const Method wide_method = resolve<Key, Value>(tuning.method, 2u << digits.narrow_bits, 0, limits);
       if (wide_method == Method::SortBased) return cudaErrorNotSupported;
-      MULTISPLIT_RETURN_IF_ERROR(Pass::plan(wide_plan, wide_method, n, digits.narrow_bits + 1, limits));
+      MULTISPLIT_RETURN_IF_ERROR(
+          Pass::plan(wide_plan, wide_method, n, digits.narrow_bits + 1, tuning.sort_postscan, limits));
       pass_bytes = std::max(pass_bytes, wide_plan.temp.total);
     }
     layout.bytes[kAltKeys] = static_cast<std::size_t>(n) * sizeof(Key);
@@ -315,7 +333,7 @@ cudaError_t radix_sort(void* d_temp, std::size_t& temp_bytes, const Key* keys_in
     const auto& plan = bits == digits.narrow_bits ? narrow_plan : wide_plan;
     MULTISPLIT_RETURN_IF_ERROR(Pass::run(plan, pass_temp, src_keys, dst_keys, src_values, dst_values,
                                          static_cast<std::uint32_t>(shift), bits, tuning.radix_prescan,
-                                         limits.sm_count, stream));
+                                         tuning.sort_postscan, limits.sm_count, stream));
     src_keys = dst_keys;
     src_values = dst_values;
     shift += bits;
