@@ -1,0 +1,46 @@
+// Device histogram on the multisplit pre-scan: counts how many of n keys
+// fall into each of m buckets given by a bucket functor. CUB conventions:
+//
+//   size_t temp_bytes = 0;
+//   multisplit::histogram(nullptr, temp_bytes, d_keys, n, m, fn, d_counts);   // size query
+//   cudaMalloc(&d_temp, temp_bytes);
+//   multisplit::histogram(d_temp, temp_bytes, d_keys, n, m, fn, d_counts, stream);
+//
+// * "Even" and "range" histograms are functor choices: even_buckets<float>
+//   (lower, upper, m; cub::DeviceHistogram::HistogramEven's formula),
+//   delta_buckets (integer keys), range_buckets (m - 1 sorted splitters,
+//   copied to shared memory), identity_buckets, bit_buckets, or your own
+//   `uint32_t(Key)` functor. Bucket ids >= m are clamped to m - 1, as in
+//   split_keys (CUB's histograms drop out-of-range samples instead).
+// * d_counts: m 32-bit counters on the device, overwritten (not added to).
+// * Any m >= 1 (fast up to 256; up to ~1500 per-warp tables, then one table
+//   per block, past what shared memory holds global atomics), 0 <= n <= 2^31 - 1.
+// * One pass: each warp counts into its own table in shared memory (one
+//   shared atomic per key; the multisplit pre-scan's ballot counting is
+//   kept as detail::HistogramTuning::Ballots, slower on an H200), each block
+//   adds its totals to d_counts with one global atomic per bucket.
+// * Stream-ordered: a memset and one kernel, no host synchronisation, no
+//   allocation. Counts are exact and deterministic (integer atomics).
+// Errors come back as cudaError_t: cudaErrorInvalidValue for m == 0, n too
+// large, missing pointers or a too-small temporary buffer.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "buckets.hpp"
+#include "detail/device/histogram_dispatch.cuh"
+#include "detail/histogram_buckets.cuh"
+
+namespace multisplit {
+
+template <class Key, class BucketFn>
+cudaError_t histogram(void* d_temp, std::size_t& temp_bytes, const Key* d_keys, std::uint32_t n,
+                      std::uint32_t num_buckets, BucketFn bucket_of, std::uint32_t* d_counts, cudaStream_t stream = 0) {
+  return detail::histogram(d_temp, temp_bytes, d_keys, n, num_buckets, bucket_of, d_counts, stream,
+                           detail::HistogramTuning::Auto);
+}
+
+}  // namespace multisplit
