@@ -2,26 +2,28 @@
 // Multisplit", TOPC 2018, section 7: a histogram is a multisplit's pre-scan
 // without the scan and the post-scan). One pass over the keys:
 //
-//   per warp and 32-key window: the window's bucket counts, either
-//     - m <= 32: detail::warp_match_small's log2(m) ballots; lane b keeps the
-//       count of bucket b in a register (the pre-scan's small-m path), or
-//     - m > 32: detail::warp_peers (ballots up to 8 bits, __match_any_sync
-//       above), and the lowest lane of each group of equal buckets adds the
-//       group size to a counter table (the pre-scan's large-m path);
+//   per warp: counts into the warp's own counter table in shared memory
+//       (the pre-scan's per-warp counters), by one of two tunings:
+//     - PlainAtomics (the default): every key adds 1 with a shared atomic;
+//     - Ballots (the pre-scan's own counting): m <= 32: log2(m) ballots per
+//       32-key window (detail::warp_match_small) and lane b keeps bucket b's
+//       count in a register; m > 32: detail::warp_peers (ballots up to 8
+//       bits, __match_any_sync above), the lowest lane of each group of
+//       equal buckets adds the group size to the table;
 //   per block: the warps' tables (or lane registers) are summed in shared
 //       memory and each non-zero bucket total goes to the output with one
 //       global atomicAdd (so a block adds at most m atomics, whatever n is).
 //
+// On an H200 the plain per-warp atomics won at every m <= 256, uniform,
+// skewed and constant keys (histogram_dispatch.cuh has the numbers):
+// Hopper's shared atomics are one instruction per 32 keys even when all
+// keys are equal, the ballots log2(m) instructions and more.
+//
 // Counter tables: one per warp in shared memory while m * warps fits a
 // modest budget (no contention between warps), else one per block (shared
 // atomics from all warps), else, past what shared memory holds, the output
-// array itself (global atomics, still one per group of equal buckets).
-//
-// The table paths can also add every key with its own shared atomic
-// (HistogramTuning::PlainAtomics; cub::DeviceHistogram does that into one
-// table per block). multisplit/bench/histogram_bench.cu measures both; on
-// an H200 the plain per-warp atomics won at every m <= 256, uniform and
-// skewed, so they are the default (histogram_dispatch.cuh).
+// array itself (global atomics, warp-aggregated: one per group of equal
+// buckets).
 //
 // Keys are read coalesced, 16 per thread in flight (4 16-byte loads when
 // the input is 16-byte aligned, see load_full_subtile).
