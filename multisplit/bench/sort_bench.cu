@@ -314,8 +314,8 @@ class Bench {
                        : v.tuning;
       const int items = pairs ? multisplit::detail::default_block_items<std::uint32_t, std::uint32_t>()
                               : multisplit::detail::default_block_items<std::uint32_t, multisplit::detail::NullValue>();
-      r.variant = v.is_default ? std::string("default (") + multisplit::to_string(tuning.method) +
-                                     (tuning.radix_prescan ? "" : "-generic") + ", t" + std::to_string(items) + ")"
+      r.variant = v.is_default ? std::string("default (") + (tuning.sort_postscan ? "sort" : "block") +
+                                     (tuning.radix_prescan ? "" : "-generic") + "-t" + std::to_string(items) + ")"
                                : v.name;
       r.r = tuning.max_radix_bits;
       r.digits = digit_list(32, tuning.max_radix_bits);

@@ -162,10 +162,12 @@ void check_keys_and_pairs(const std::vector<Key>& keys, int begin_bit, int end_b
 
 const std::vector<Dist> kDists = {Dist::Uniform, Dist::FewDistinct, Dist::AllEqual, Dist::Sorted, Dist::Reversed};
 
-// BMS tiles hold 4096 keys (2048 pairs), WMS warp tiles 512 (256): both edges.
-const std::vector<std::uint32_t> kSizes = {0,    1,    31,   32,   33,     255,    256,  257,
-                                           511,  512,  513,  2047, 2048,   2049,   4095, 4096,
-                                           4097, 8191, 8193, 100003, (1u << 20) + 7};
+// Tile edges: warp tiles of 512 keys, block tiles of 4096 (16 per thread)
+// and 6144 (24 per thread, the key-only default).
+const std::vector<std::uint32_t> kSizes = {0,    1,    31,   32,    33,    255,   256,    257,
+                                           511,  512,  513,  2047,  2048,  2049,  4095,   4096,
+                                           4097, 6143, 6144, 6145,  8191,  8193,  12289,  100003,
+                                           (1u << 20) + 7};
 
 TEST(MultisplitSort, SizesAndDistributions) {
   SKIP_IF_NO_GPU();

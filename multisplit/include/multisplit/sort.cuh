@@ -27,10 +27,37 @@
 //   ranges, n >= 2^31, missing pointers, overlapping ranges or a too-small
 //   temporary buffer; launch errors as CUDA reports them.
 //
-// Speed (H200, 2^25 and 2^28 uniform keys; multisplit/bench/sort_bench.cu,
-// results/nvidia-h200/2026-11-22/multisplit_sort.{txt,json}): see
-// default_sort_tuning() below for the measured choice of r and how it
-// compares with cub::DeviceRadixSort.
+// How it runs (detail/device/sort_passes.cuh): ceil(bits / r) passes of a
+// three-phase multisplit by one r-bit digit (bit counts shared evenly, 32
+// bits at r = 7: 7 7 6 6 6); per pass a radix pre-scan (shared-memory digit
+// histograms at full occupancy), one cub::DeviceScan over the digit x chunk
+// count matrix, and a block multisplit post-scan that prefetches the next
+// tile with cp.async (detail/device/sort_postscan.cuh).
+//
+// The choice of r and of the pass variant was measured with sort_bench on an
+// NVIDIA H200 (CUB 3.0.1, uniform 32-bit keys, 32 bits, median of 20 runs;
+// results/nvidia-h200/2026-11-22/multisplit_sort.{txt,json}). Gkeys/s
+// (Gpairs/s) of the pass variant chosen, by r, and cub::DeviceRadixSort:
+//
+//   n      kind   r=4   r=5   r=6   r=7   r=8   CUB    chosen / CUB
+//   2^25   keys   19.2  20.7  22.9  26.0  28.5  39.4   r=8, 24 keys/thread: 0.72x
+//   2^28   keys   21.6  23.3  25.6  29.2  32.5  42.3   r=8, 24 keys/thread: 0.77x
+//   2^25   pairs  15.9  17.3  18.8  19.4  17.1  33.2   r=7, 16 keys/thread: 0.58x
+//   2^28   pairs  17.6  19.1  20.7  20.8  18.4  36.0   r=7, 16 keys/thread: 0.58x
+//
+// (r = 4..7 with 16 keys per thread, r = 8 the better of 16 and 24.) Fewer,
+// wider digits win for keys because every pass re-reads and rewrites all
+// keys and the per-pass cost grows slowly with the digit count up to 256
+// buckets; pairs move twice the bytes per pass in the post-scan, which then
+// costs more at 256 buckets than a fifth pass of 7 bits saves. With the
+// library's own BMS post-scan (block_postscan_kernel) a sort took 15-23%
+// longer (3% for pairs at r = 8), with its generic pre-scan 30-41% longer
+// again. CUB wins everywhere: its onesweep sort (Adinets & Merrill 2022)
+// reads the keys once per pass, ordering tiles by decoupled look-back
+// (Merrill & Garland 2016), while a multisplit pass reads them twice
+// (pre-scan and post-scan) and orders its chunks through a global scan. The
+// paper's 0.88x (keys) and 1.10x (pairs) predate onesweep: they were
+// measured against CUB's older reduce-then-scan radix sort.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -44,20 +71,21 @@
 namespace multisplit {
 
 namespace detail {
-// The measured choice (see the comment at the top of this file): digit bits
-// per pass, block multisplit (BMS) post-scan, radix pre-scan, and the BMS
-// tile's keys per thread.
+// The measured choice (table above): digit bits per pass, the block
+// post-scan of sort_postscan.cuh after a radix pre-scan, and the tile's keys
+// per thread (24 for 32-bit keys alone, else the library's BMS value).
 template <class Key, class Value>
 constexpr SortTuning default_sort_tuning() {
   SortTuning tuning;
   tuning.max_radix_bits = has_values<Value>() ? 7 : 8;
   tuning.method = Method::Block;
   tuning.radix_prescan = true;
+  tuning.sort_postscan = true;
   return tuning;
 }
 template <class Key, class Value>
 constexpr int default_block_items() {
-  return Policies<Key, Value>::kBlockItems;
+  return sizeof(Key) == 4 && !has_values<Value>() ? 24 : Policies<Key, Value>::kBlockItems;
 }
 }  // namespace detail
 
