@@ -308,10 +308,10 @@ class Bench {
         return run_tuned<multisplit::detail::NullValue>(v, temp, bytes, k_in, k_out, nullptr, nullptr, n);
       });
       Record r;
-      const SortTuning tuning =
-          v.is_default ? (pairs ? multisplit::detail::default_sort_tuning<std::uint32_t, std::uint32_t>()
-                                : multisplit::detail::default_sort_tuning<std::uint32_t, multisplit::detail::NullValue>())
-                       : v.tuning;
+      using multisplit::detail::NullValue;
+      const SortTuning default_tuning = pairs ? multisplit::detail::default_sort_tuning<std::uint32_t, std::uint32_t>()
+                                              : multisplit::detail::default_sort_tuning<std::uint32_t, NullValue>();
+      const SortTuning tuning = v.is_default ? default_tuning : v.tuning;
       const int items = pairs ? multisplit::detail::default_block_items<std::uint32_t, std::uint32_t>()
                               : multisplit::detail::default_block_items<std::uint32_t, multisplit::detail::NullValue>();
       r.variant = v.is_default ? std::string("default (") + (tuning.sort_postscan ? "sort" : "block") +

@@ -133,13 +133,13 @@ void check_sort(const std::vector<Key>& keys, int begin_bit, int end_bit, const 
   std::size_t temp_bytes = 0;
   const Value* vin = kPairs ? values_in.get() : nullptr;
   Value* vout = kPairs ? values_out.get() : nullptr;
-  MS_CUDA_CHECK((call_sort<Key, Value, BlockItems>(nullptr, temp_bytes, keys_in.get(), keys_out.get(), vin, vout, n, begin_bit,
-                                       end_bit, stream, tuning)));
+  MS_CUDA_CHECK((call_sort<Key, Value, BlockItems>(nullptr, temp_bytes, keys_in.get(), keys_out.get(), vin, vout, n,
+                                                   begin_bit, end_bit, stream, tuning)));
   ASSERT_GT(temp_bytes, 0u);
   DeviceArray<unsigned char> temp(temp_bytes);
   temp.poison();
-  MS_CUDA_CHECK((call_sort<Key, Value, BlockItems>(temp.get(), temp_bytes, keys_in.get(), keys_out.get(), vin, vout, n, begin_bit,
-                                       end_bit, stream, tuning)));
+  MS_CUDA_CHECK((call_sort<Key, Value, BlockItems>(temp.get(), temp_bytes, keys_in.get(), keys_out.get(), vin, vout,
+                                                   n, begin_bit, end_bit, stream, tuning)));
   MS_CUDA_CHECK(cudaStreamSynchronize(stream));
   MS_CUDA_CHECK(cudaGetLastError());
   expect_equal(keys_out.download(), want_keys, "keys");
@@ -366,16 +366,16 @@ TEST(MultisplitSort, ReportsBadArguments) {
   for (const int r : {0, 9}) {
     SortTuning tuning;
     tuning.max_radix_bits = r;
-    EXPECT_EQ((multisplit::detail::radix_sort<std::uint32_t, std::uint32_t>(nullptr, bytes, in.get(), out.get(),
-                                                                            vin.get(), vout.get(), n, 0, 32, 0, tuning)),
+    EXPECT_EQ((multisplit::detail::radix_sort<std::uint32_t, std::uint32_t>(
+                  nullptr, bytes, in.get(), out.get(), vin.get(), vout.get(), n, 0, 32, 0, tuning)),
               cudaErrorInvalidValue);
   }
   for (const Method method : {Method::Auto, Method::SortBased, Method::Warp}) {
     SortTuning tuning;
     tuning.method = method;
     tuning.sort_postscan = method == Method::Warp;  // the sort post-scan is a block post-scan
-    EXPECT_EQ((multisplit::detail::radix_sort<std::uint32_t, std::uint32_t>(nullptr, bytes, in.get(), out.get(),
-                                                                            vin.get(), vout.get(), n, 0, 32, 0, tuning)),
+    EXPECT_EQ((multisplit::detail::radix_sort<std::uint32_t, std::uint32_t>(
+                  nullptr, bytes, in.get(), out.get(), vin.get(), vout.get(), n, 0, 32, 0, tuning)),
               cudaErrorInvalidValue);
   }
   // With storage: too small, missing pointers, partly overlapping ranges.
@@ -384,8 +384,8 @@ TEST(MultisplitSort, ReportsBadArguments) {
   std::size_t too_small = bytes - 1;
   EXPECT_EQ(multisplit::sort_pairs(temp.get(), too_small, in.get(), out.get(), vin.get(), vout.get(), n),
             cudaErrorInvalidValue);
-  EXPECT_EQ(multisplit::sort_pairs(temp.get(), bytes, in.get(), out.get(), vin.get(), static_cast<std::uint32_t*>(nullptr),
-                                   n),
+  EXPECT_EQ(multisplit::sort_pairs(temp.get(), bytes, in.get(), out.get(), vin.get(),
+                                   static_cast<std::uint32_t*>(nullptr), n),
             cudaErrorInvalidValue);
   EXPECT_EQ((multisplit::sort_pairs<std::uint32_t, std::uint32_t>(temp.get(), bytes, nullptr, out.get(), vin.get(),
                                                                   vout.get(), n)),
@@ -411,7 +411,8 @@ TEST(MultisplitSort, ReportsBadArguments) {
 TEST(MultisplitSort, EmptyInputNeedsNoPointers) {
   SKIP_IF_NO_GPU();
   std::size_t bytes = 0;
-  ASSERT_EQ((multisplit::sort_pairs<std::uint32_t, std::uint32_t>(nullptr, bytes, nullptr, nullptr, nullptr, nullptr, 0)),
+  ASSERT_EQ(
+      (multisplit::sort_pairs<std::uint32_t, std::uint32_t>(nullptr, bytes, nullptr, nullptr, nullptr, nullptr, 0)),
             cudaSuccess);
   ASSERT_GT(bytes, 0u);
   DeviceArray<unsigned char> temp(bytes);

@@ -37,27 +37,28 @@
 // The choice of r and of the pass variant was measured with sort_bench on an
 // NVIDIA H200 (CUB 3.0.1, uniform 32-bit keys, 32 bits, median of 20 runs;
 // results/nvidia-h200/2026-11-22/multisplit_sort.{txt,json}). Gkeys/s
-// (Gpairs/s) of the pass variant chosen, by r, and cub::DeviceRadixSort:
+// (Gpairs/s) with this post-scan, by r, and cub::DeviceRadixSort:
 //
-//   n      kind   r=4   r=5   r=6   r=7   r=8   CUB    chosen / CUB
-//   2^25   keys   19.2  20.7  22.9  26.0  28.5  39.4   r=8, 24 keys/thread: 0.72x
-//   2^28   keys   21.6  23.3  25.6  29.2  32.5  42.3   r=8, 24 keys/thread: 0.77x
-//   2^25   pairs  15.9  17.3  18.8  19.4  17.1  33.2   r=7, 16 keys/thread: 0.58x
-//   2^28   pairs  17.6  19.1  20.7  20.8  18.4  36.0   r=7, 16 keys/thread: 0.58x
+//   n      kind   r=4   r=5   r=6   r=7   r=8   CUB    default / CUB
+//   2^25   keys   19.1  20.8  22.8  25.8  28.5  39.5   r=8, 24 keys/thread: 28.2, 0.71x
+//   2^28   keys   21.4  23.1  25.3  28.9  32.3  42.5   r=8, 24 keys/thread: 32.2, 0.76x
+//   2^25   pairs  15.9  17.3  18.8  19.5  17.1  33.4   r=7, 16 keys/thread: 19.5, 0.58x
+//   2^28   pairs  17.5  19.1  20.6  20.9  18.4  36.2   r=7, 16 keys/thread: 20.9, 0.58x
 //
-// (r = 4..7 with 16 keys per thread, r = 8 the better of 16 and 24.) Fewer,
-// wider digits win for keys because every pass re-reads and rewrites all
-// keys and the per-pass cost grows slowly with the digit count up to 256
-// buckets; pairs move twice the bytes per pass in the post-scan, which then
-// costs more at 256 buckets than a fifth pass of 7 bits saves. With the
-// library's own BMS post-scan (block_postscan_kernel) a sort took 15-23%
-// longer (3% for pairs at r = 8), with its generic pre-scan 30-41% longer
-// again. CUB wins everywhere: its onesweep sort (Adinets & Merrill 2022)
-// reads the keys once per pass, ordering tiles by decoupled look-back
-// (Merrill & Garland 2016), while a multisplit pass reads them twice
-// (pre-scan and post-scan) and orders its chunks through a global scan. The
-// paper's 0.88x (keys) and 1.10x (pairs) predate onesweep: they were
-// measured against CUB's older reduce-then-scan radix sort.
+// (r = 4..7 with 16 keys per thread, which beat 24 there; r = 8 the better
+// of 16 and 24: for keys 24 won by 5% at 2^28 and lost by 1% at 2^25.)
+// Fewer, wider digits win for keys because every pass re-reads and rewrites
+// all keys and the per-pass cost grows slowly with the digit count up to
+// 256 buckets; pairs move twice the bytes per pass in the post-scan, which
+// then costs more at 256 buckets than a fifth pass of 7 bits saves. With
+// the library's own BMS post-scan (block_postscan_kernel, same tile) a sort
+// took 2-22% longer, with its generic pre-scan another 20-42%. CUB wins
+// everywhere: its onesweep sort (Adinets & Merrill 2022) reads the keys
+// once per pass, ordering tiles by decoupled look-back (Merrill & Garland
+// 2016), while a multisplit pass reads them twice (pre-scan and post-scan)
+// and orders its chunks through a global scan. The paper's 0.88x (keys)
+// and 1.10x (pairs) predate onesweep: they were measured against CUB's
+// older reduce-then-scan radix sort.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -47,7 +47,7 @@ struct SortTuning {
   int max_radix_bits = 8;          // r: digit bits per pass (1..8); the passes share the bits evenly
   Method method = Method::Block;   // post-scan: Direct, Warp or Block (others are refused)
   bool radix_prescan = true;       // radix_prescan_kernel instead of the generic pre-scan
-  bool sort_postscan = false;      // Block only: sort_postscan_kernel (cp.async-prefetched BMS) instead of the library's
+  bool sort_postscan = false;      // Block only: sort_postscan_kernel (BMS with cp.async prefetch), not the library's
 };
 
 // Digit widths of an LSD sort over `bits` bits with at most r bits a pass:
@@ -222,8 +222,10 @@ struct RadixPass {
       const std::uint32_t chunk_items = div_up(plan.layout.n, num_chunks);
       const std::uint32_t slices = std::max<std::uint32_t>(
           1, std::min(div_up(target_blocks, num_chunks), div_up(chunk_items, kRadixPrescanMinSlice)));
-      const std::size_t smem = static_cast<std::size_t>(kRadixPrescanThreads / kWarpThreads) * m * sizeof(std::uint32_t);
-      MULTISPLIT_RETURN_IF_ERROR(cudaMemsetAsync(counts, 0, static_cast<std::size_t>(cells) * sizeof(std::uint32_t), stream));
+      const std::size_t smem =
+          static_cast<std::size_t>(kRadixPrescanThreads / kWarpThreads) * m * sizeof(std::uint32_t);
+      MULTISPLIT_RETURN_IF_ERROR(
+          cudaMemsetAsync(counts, 0, static_cast<std::size_t>(cells) * sizeof(std::uint32_t), stream));
       radix_prescan_kernel<kRadixPrescanThreads, Key><<<num_chunks * slices, kRadixPrescanThreads, smem, stream>>>(
           keys_in, plan.layout, slices, shift, static_cast<std::uint32_t>(digit_bits), counts);
     } else {

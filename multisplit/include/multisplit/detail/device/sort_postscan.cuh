@@ -67,7 +67,8 @@ __device__ __forceinline__ void prefetch_tile(Key* stage, const Key* keys, std::
   std::uint32_t first_single = 0;
   if (aligned16) {
     const std::uint32_t vecs = count / kVec;
-    for (std::uint32_t v = threadIdx.x; v < vecs; v += BlockThreads) cp_async_16(stage + v * kVec, keys + base + v * kVec);
+    for (std::uint32_t v = threadIdx.x; v < vecs; v += BlockThreads)
+      cp_async_16(stage + v * kVec, keys + base + v * kVec);
     first_single = vecs * kVec;
   }
   for (std::uint32_t i = first_single + threadIdx.x; i < count; i += BlockThreads)
