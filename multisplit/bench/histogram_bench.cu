@@ -150,9 +150,9 @@ class Bench {
         n_(1u << opt.n_log2),
         samples_(n_),
         unaligned_(std::size_t{n_} + 1),
-        counts_(257),
-        cub_counts_(257),
-        levels_(257) {}
+        counts_(65536),
+        cub_counts_(65536),
+        levels_(65537) {}
 
   void run() {
     cudaDeviceProp prop{};
@@ -306,7 +306,7 @@ int main(int argc, char** argv) {
   po::options_description desc("histogram_bench options");
   desc.add_options()("help,h", "show this help")("n-log2", po::value<int>(&opt.n_log2), "samples = 2^this (25)")(
       "buckets", po::value<std::vector<std::uint32_t>>(&opt.buckets)->multitoken(),
-      "bucket counts, 1..256 (2 4 8 16 32 64 128 256)")(
+      "bucket counts, 1..65536 (2 4 8 16 32 64 128 256)")(
       "dists", po::value<std::vector<std::string>>(&opt.dists)->multitoken(), "uniform, skewed and/or constant")(
       "runs", po::value<int>(&opt.runs), "timed runs per measurement, median reported (>= 20 recommended)")(
       "warmup", po::value<int>(&opt.warmup), "untimed runs first")("json", po::value<std::string>(&opt.json_path),
@@ -321,7 +321,7 @@ int main(int argc, char** argv) {
     po::notify(vm);
     if (opt.n_log2 < 10 || opt.n_log2 > 30) throw std::invalid_argument("--n-log2 must be in 10..30");
     for (const auto m : opt.buckets)
-      if (m == 0 || m > 256) throw std::invalid_argument("--buckets must be in 1..256");
+      if (m == 0 || m > 65536) throw std::invalid_argument("--buckets must be in 1..65536");
     for (const auto& d : opt.dists)
       if (d != "uniform" && d != "skewed" && d != "constant")
         throw std::invalid_argument("--dists: uniform, skewed or constant, not " + d);

@@ -1,7 +1,9 @@
 // multisplit::reduce_by_bucket against the CPU reference
 // (reference_primitives.hpp): sizes around every tile boundary, bucket
 // counts on both sides of each path change (32: lane registers -> warp
-// tables; 256 -> 257: warp tables -> sort-based), uniform / one-bucket /
+// tables; per-warp tables past shared memory -> one table per block for
+// integer atomics, else sort-based, also forced for the whole matrix),
+// uniform / one-bucket /
 // zipf buckets; sum, min, max (the shared-atomic path for 32- and 64-bit
 // integers, the warp peer reduction for everything else), a user operator
 // (xor) and a 12-byte value type; float sums on integer-valued floats (exact in any order, so the
@@ -39,23 +41,25 @@ struct Result {
   std::vector<std::uint32_t> counts;
 };
 
+using Path = multisplit::detail::ReducePath;
+
 template <class Key, class Value, class BucketFn, class Op>
 Result<Value> device_reduce(const Key* d_keys, const Value* d_values, std::uint32_t n, std::uint32_t m,
-                            const BucketFn& fn, Op op, Value identity, bool with_counts = true,
-                            cudaStream_t stream = 0) {
+                            const BucketFn& fn, Op op, Value identity, bool with_counts = true, cudaStream_t stream = 0,
+                            Path path = Path::Auto) {
   DeviceArray<Value> values(m);
   DeviceArray<std::uint32_t> counts(m);
   values.poison();
   counts.poison();
   std::uint32_t* counts_ptr = with_counts ? counts.get() : nullptr;
   std::size_t bytes = 0;
-  EXPECT_EQ(multisplit::reduce_by_bucket(nullptr, bytes, d_keys, d_values, n, m, fn, op, identity, values.get(),
-                                         counts_ptr, stream),
+  EXPECT_EQ(multisplit::detail::reduce_by_bucket(nullptr, bytes, d_keys, d_values, n, m, fn, op, identity, values.get(),
+                                                 counts_ptr, stream, path),
             cudaSuccess);
   DeviceArray<unsigned char> temp(bytes);
   temp.poison();
-  const cudaError_t err = multisplit::reduce_by_bucket(temp.get(), bytes, d_keys, d_values, n, m, fn, op, identity,
-                                                       values.get(), counts_ptr, stream);
+  const cudaError_t err = multisplit::detail::reduce_by_bucket(temp.get(), bytes, d_keys, d_values, n, m, fn, op,
+                                                               identity, values.get(), counts_ptr, stream, path);
   EXPECT_EQ(err, cudaSuccess) << cudaGetErrorString(err);
   EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
@@ -105,7 +109,7 @@ std::vector<float> exact_floats(std::uint32_t n, std::uint64_t seed) {
   return v;
 }
 
-void check_u32_sum(std::uint32_t n, std::uint32_t m, Dist dist) {
+void check_u32_sum(std::uint32_t n, std::uint32_t m, Dist dist, Path path = Path::Auto) {
   SCOPED_TRACE("n=" + std::to_string(n) + " m=" + std::to_string(m) + " dist=" + multisplit_test::to_string(dist));
   const std::vector<std::uint32_t> keys = make_keys(n, m, dist);
   const std::vector<std::uint32_t> values = multisplit_test::random_values<std::uint32_t>(n, seed_of(n, m, dist));
@@ -114,11 +118,11 @@ void check_u32_sum(std::uint32_t n, std::uint32_t m, Dist dist) {
   d_keys.upload(keys);
   d_values.upload(values);
   // Sums wrap modulo 2^32: exact in any order.
-  expect_same(device_reduce(d_keys.get(), d_values.get(), n, m, fn, multisplit::sum_op{}, 0u),
+  expect_same(device_reduce(d_keys.get(), d_values.get(), n, m, fn, multisplit::sum_op{}, 0u, true, 0, path),
               multisplit::reference::reduce_by_bucket(keys, values, m, fn, multisplit::sum_op{}, 0u));
 }
 
-void check_float_ops(std::uint32_t n, std::uint32_t m, Dist dist) {
+void check_float_ops(std::uint32_t n, std::uint32_t m, Dist dist, Path path = Path::Auto) {
   SCOPED_TRACE("float n=" + std::to_string(n) + " m=" + std::to_string(m) +
                " dist=" + multisplit_test::to_string(dist));
   const std::vector<std::uint32_t> keys = make_keys(n, m, dist);
@@ -129,11 +133,11 @@ void check_float_ops(std::uint32_t n, std::uint32_t m, Dist dist) {
   d_keys.upload(keys);
   d_values.upload(values);
   const float inf = std::numeric_limits<float>::infinity();
-  expect_same(device_reduce(d_keys.get(), d_values.get(), n, m, fn, multisplit::sum_op{}, 0.f),
+  expect_same(device_reduce(d_keys.get(), d_values.get(), n, m, fn, multisplit::sum_op{}, 0.f, true, 0, path),
               multisplit::reference::reduce_by_bucket(keys, values, m, fn, multisplit::sum_op{}, 0.f));
-  expect_same(device_reduce(d_keys.get(), d_values.get(), n, m, fn, multisplit::min_op{}, inf),
+  expect_same(device_reduce(d_keys.get(), d_values.get(), n, m, fn, multisplit::min_op{}, inf, true, 0, path),
               multisplit::reference::reduce_by_bucket(keys, values, m, fn, multisplit::min_op{}, inf));
-  expect_same(device_reduce(d_keys.get(), d_values.get(), n, m, fn, multisplit::max_op{}, -inf),
+  expect_same(device_reduce(d_keys.get(), d_values.get(), n, m, fn, multisplit::max_op{}, -inf, true, 0, path),
               multisplit::reference::reduce_by_bucket(keys, values, m, fn, multisplit::max_op{}, -inf));
 }
 
@@ -157,6 +161,18 @@ TEST(MultisplitReduce, FloatSumMinMaxMatchReference) {
       }
 }
 
+// The sort-based path (Auto takes it when the per-warp tables outgrow
+// shared memory), forced here over the whole bucket matrix.
+TEST(MultisplitReduce, SortBasedPathMatchesReference) {
+  SKIP_IF_NO_GPU();
+  for (const Dist dist : {Dist::Uniform, Dist::OneBucket, Dist::Zipf})
+    for (const std::uint32_t m : kBuckets) {
+      for (const std::uint32_t n : {0u, 1u, 33u, 4097u, (1u << 20) + 7}) check_u32_sum(n, m, dist, Path::SortBased);
+      for (const std::uint32_t n : {33u, 100003u}) check_float_ops(n, m, dist, Path::SortBased);
+      if (HasFailure()) return;
+    }
+}
+
 TEST(MultisplitReduce, MatchesReferenceAtTwoToThe24) {
   SKIP_IF_NO_GPU();
   const std::uint32_t n = 1u << 24;
@@ -165,11 +181,15 @@ TEST(MultisplitReduce, MatchesReferenceAtTwoToThe24) {
   check_u32_sum(n, 100, Dist::OneBucket);
   check_float_ops(n, 256, Dist::Zipf);
   check_float_ops(n, 3, Dist::OneBucket);
+  check_u32_sum(n, 5000, Dist::Zipf);  // per-warp tables too large: one atomic table per block
+  check_u32_sum(n, 1024, Dist::Uniform, Path::SortBased);
 }
 
 TEST(MultisplitReduce, UserOperatorWideValuesAndNoCounts) {
   SKIP_IF_NO_GPU();
-  for (const std::uint32_t m : {3u, 32u, 33u, 256u, 257u}) {
+  // 5000: per-warp tables no longer fit; integer atomics share one table
+  // per block, xor and Vec3 take the sort-based path.
+  for (const std::uint32_t m : {3u, 32u, 33u, 256u, 257u, 5000u}) {
     for (const Dist dist : {Dist::Uniform, Dist::OneBucket}) {
       const std::uint32_t n = 100003;
       SCOPED_TRACE("m=" + std::to_string(m) + " dist=" + multisplit_test::to_string(dist));
@@ -241,7 +261,7 @@ TEST(MultisplitReduce, RangeBucketsWithSplittersInSharedMemory) {
 
 TEST(MultisplitReduce, ReportsBadArguments) {
   SKIP_IF_NO_GPU();
-  DeviceArray<std::uint32_t> keys(1000), values(1000), out(300), counts(300);
+  DeviceArray<std::uint32_t> keys(1000), values(1000), out(20000), counts(20000);
   const auto fn = multisplit::delta_buckets<std::uint32_t>::spanning(10);
   const multisplit::sum_op sum;
   std::size_t bytes = 0;
@@ -251,7 +271,7 @@ TEST(MultisplitReduce, ReportsBadArguments) {
   EXPECT_EQ(multisplit::reduce_by_bucket(nullptr, bytes, keys.get(), values.get(), 0x80000000u, 10u, fn, sum, 0u,
                                          out.get(), counts.get()),
             cudaErrorInvalidValue);
-  for (const std::uint32_t m : {10u, 300u}) {  // warp-table and sort-based paths
+  for (const std::uint32_t m : {10u, 20000u}) {  // warp-table and sort-based paths
     ASSERT_EQ(multisplit::reduce_by_bucket(nullptr, bytes, keys.get(), values.get(), 1000u, m, fn, sum, 0u, out.get(),
                                            counts.get()),
               cudaSuccess);
@@ -275,7 +295,7 @@ TEST(MultisplitReduce, ReportsBadArguments) {
 
 TEST(MultisplitReduce, EmptyInputGivesIdentityAndZeroCounts) {
   SKIP_IF_NO_GPU();
-  for (const std::uint32_t m : {1u, 7u, 300u}) {
+  for (const std::uint32_t m : {1u, 7u, 300u, 20000u}) {
     const auto fn = multisplit::delta_buckets<std::uint32_t>::spanning(m);
     const Result<std::uint32_t> got =
         device_reduce<std::uint32_t, std::uint32_t>(nullptr, nullptr, 0u, m, fn, multisplit::min_op{}, 0xFFFFFFFFu);
@@ -292,7 +312,7 @@ TEST(MultisplitReduce, UnalignedInputOwnStreamAndGraphCapture) {
   const std::uint32_t n = (1u << 18) + 5;
   cudaStream_t stream;
   ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
-  for (const std::uint32_t m : {5u, 200u, 3000u}) {
+  for (const std::uint32_t m : {5u, 200u, 3000u, 20000u}) {
     SCOPED_TRACE("m=" + std::to_string(m));
     const std::vector<std::uint32_t> keys = make_keys(n, m, Dist::Zipf);
     const std::vector<std::uint32_t> values = multisplit_test::random_values<std::uint32_t>(n, m + 40);
@@ -329,6 +349,45 @@ TEST(MultisplitReduce, UnalignedInputOwnStreamAndGraphCapture) {
     cudaGraphDestroy(graph);
   }
   ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+}
+
+__global__ void fill_index(std::uint32_t* keys, std::uint32_t n) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x)
+    keys[i] = static_cast<std::uint32_t>(i);
+}
+
+// A sum the library does not recognise: the warp peer-reduction path.
+struct UserPlus {
+  __host__ __device__ std::uint32_t operator()(std::uint32_t a, std::uint32_t b) const { return a + b; }
+};
+
+// n = 2^31 - 1 (the largest the API takes): keys = values = index, bucket =
+// index mod 256. Bucket b holds c_b = floor((n - 1 - b) / 256) + 1 pairs,
+// whose values sum to c_b * b + 256 * c_b * (c_b - 1) / 2 (mod 2^32), with
+// maximum b + 256 * (c_b - 1). Both the atomic and the peer-reduction paths.
+TEST(MultisplitReduce, LargestInputMatchesClosedForm) {
+  SKIP_IF_NO_GPU();
+  const std::uint32_t n = 0x7FFFFFFFu;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  ASSERT_EQ(cudaMemGetInfo(&free_bytes, &total_bytes), cudaSuccess);
+  if (free_bytes < std::size_t{n} * 4 + (std::size_t{1} << 30))
+    GTEST_SKIP() << "needs " << (std::size_t{n} * 4 >> 20) << " MiB of free GPU memory";
+  DeviceArray<std::uint32_t> keys(n);  // keys double as values
+  fill_index<<<1024, 256>>>(keys.get(), n);
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+  multisplit::reference::BucketReduction<std::uint32_t> sums, maxima;
+  for (std::uint64_t b = 0; b < 256; ++b) {
+    const std::uint64_t count = (n - 1 - b) / 256 + 1;
+    sums.counts.push_back(static_cast<std::uint32_t>(count));
+    sums.values.push_back(static_cast<std::uint32_t>(count * b + 256 * (count * (count - 1) / 2)));
+    maxima.values.push_back(static_cast<std::uint32_t>(b + 256 * (count - 1)));
+  }
+  maxima.counts = sums.counts;
+  const multisplit::bit_buckets<std::uint32_t> fn(0, 8);
+  expect_same(device_reduce(keys.get(), keys.get(), n, 256, fn, multisplit::sum_op{}, 0u), sums);
+  expect_same(device_reduce(keys.get(), keys.get(), n, 256, fn, UserPlus{}, 0u), sums);
+  expect_same(device_reduce(keys.get(), keys.get(), n, 256, fn, multisplit::max_op{}, 0u), maxima);
 }
 
 }  // namespace

@@ -17,12 +17,14 @@
 // * Value: any trivially copyable type; Op: `Value op(Value, Value)` usable
 //   on the device (sum_op / min_op / max_op below, or your own). Bucket ids
 //   >= m are clamped to m - 1, as in split_pairs.
-// * m <= 256: one pass over the pairs (warp peer reduction, or for integer
-//   sum / min / max one shared atomic per pair; see
-//   detail/device/reduce_kernels.cuh) and a tiny combine kernel. m > 256: a
-//   stable split_pairs groups the pairs, then cub::DeviceSegmentedReduce;
-//   correct for any m, slower, and its temporary storage holds a copy of
-//   the pairs.
+// * One pass over the pairs (warp peer reduction, or for integer sum / min
+//   / max one shared atomic per pair; see detail/device/reduce_kernels.cuh)
+//   and a tiny combine kernel, while per-warp tables of m values fit in
+//   shared memory (m up to about 3500 for 4-byte values on an H100/H200;
+//   integer sum / min / max share one table per block: up to about 29000).
+//   Past that a sort-based path (a stable split_pairs of bucket labels, then
+//   cub::DeviceReduce::ReduceByKey): correct for any m, several times
+//   slower, and its temporary storage holds about 5 words per pair.
 // * Floating-point sums are reduced in a tree order, not left to right, so
 //   they may differ from a sequential sum in the last bits; run to run on
 //   one device and n they are identical.

@@ -1,16 +1,24 @@
-// Dispatch of multisplit::reduce_by_bucket: the warp-table path
-// (reduce_kernels.cuh) for m up to kReduceFastMaxBuckets, else a sort-based
-// path that reuses the library itself: label every pair with its bucket and
-// its index, one stable split_pairs of (label, index) with identity buckets
-// groups the indices by bucket, the values are gathered in that order, and
-// cub::DeviceSegmentedReduce folds every bucket's segment (empty segments
-// give the identity); the split's offsets give the counts. Splitting labels
-// rather than the user's keys and values keeps a single split instantiation
-// (uint32 pairs, identity buckets) for every key, value and functor type,
-// which keeps compile times modest.
+// Dispatch of multisplit::reduce_by_bucket.
+//
+// Warp-table path (reduce_kernels.cuh): one pass, whenever the 8 per-warp
+// tables of m values and m counts fit in a block's shared memory (on an
+// H200, 227 KB: m up to about 3500 for 4-byte values), and for integer
+// sum / min / max (shared atomics) also with one table per block (m up to
+// about 29000).
+//
+// Sort-based path past that, reusing the library itself: label every pair
+// with its bucket and its index, one stable split_pairs of (label, index)
+// with identity buckets groups the indices by bucket, the values are
+// gathered in that order, and cub::DeviceReduce::ReduceByKey folds the runs
+// of equal labels (load-balanced, so one huge bucket costs no more than many
+// small ones); the non-empty buckets' results are scattered over an
+// identity-filled output, and the split's offsets give the counts. Splitting
+// labels rather than the user's keys and values keeps a single split
+// instantiation (uint32 pairs, identity buckets) for every key, value and
+// functor type, which keeps compile times modest.
 #pragma once
 
-#include <cub/device/device_segmented_reduce.cuh>
+#include <cub/device/device_reduce.cuh>
 
 #include <cuda_runtime.h>
 
@@ -26,19 +34,32 @@
 namespace multisplit {
 namespace detail {
 
-// Past this many buckets the per-warp tables (and the per-block partials)
-// cost more than grouping by a multisplit first.
-constexpr std::uint32_t kReduceFastMaxBuckets = 256;
+// Which path runs (tests force each; users get Auto).
+enum class ReducePath { Auto, WarpTables, SortBased };
 
 template <class Key, class Value, class BucketFn, class Op>
 struct ReduceByBucket {
   using P = ReducePolicy<Value>;
   enum { kPartialValues, kPartialCounts, kParts };
-  enum { kSplitTemp, kLabels, kIndices, kLabelsOut, kPermutation, kGathered, kOffsets, kSegTemp, kSortParts };
+  enum {
+    kSplitTemp,
+    kLabels,
+    kIndices,
+    kLabelsOut,
+    kPermutation,
+    kGathered,
+    kOffsets,
+    kRunLabels,
+    kRunValues,
+    kNumRuns,
+    kRunTemp,
+    kSortParts
+  };
   using Labels = identity_buckets<std::uint32_t>;
 
   struct Plan {
     bool fast = true;
+    bool block_table = false;  // one shared table per block instead of one per warp
     std::uint32_t grid = 0;
     std::size_t smem = 0;
     std::uint32_t functor_bytes = 0;
@@ -50,12 +71,19 @@ struct ReduceByBucket {
   static auto kernel() { return reduce_by_bucket_kernel<P::kThreads, P::kItems, Key, Value, BucketFn, Op>; }
 
   static cudaError_t plan(Plan& plan, std::uint32_t n, std::uint32_t m, const BucketFn& fn, const Op& op,
-                          const Value& identity) {
+                          ReducePath path) {
     DeviceLimits limits;
     MULTISPLIT_RETURN_IF_ERROR(query_device(limits));
     plan.functor_bytes = static_cast<std::uint32_t>(functor_shared_bytes(fn));
-    plan.smem = plan.functor_bytes + reduce_table_bytes<P::kThreads, Value>(m);
-    plan.fast = m <= kReduceFastMaxBuckets && plan.smem <= limits.max_shared_bytes;
+    constexpr std::size_t kWarps = P::kThreads / kWarpThreads;
+    plan.smem = plan.functor_bytes + reduce_table_bytes(m, kWarps, sizeof(Value));
+    plan.block_table = false;
+    if (plan.smem > limits.max_shared_bytes && SharedAtomicFold<Value, Op>::value) {
+      // Atomic folds may share one table per block: 8x the buckets.
+      plan.block_table = true;
+      plan.smem = plan.functor_bytes + reduce_table_bytes(m, 1, sizeof(Value));
+    }
+    plan.fast = path != ReducePath::SortBased && plan.smem <= limits.max_shared_bytes;
     if (n == 0) return cudaSuccess;  // reduce_partials_kernel alone writes the result
     if (plan.fast) {
       if (plan.smem > 48 * 1024)
@@ -80,11 +108,10 @@ struct ReduceByBucket {
     std::size_t split_bytes = 0;
     MULTISPLIT_RETURN_IF_ERROR((detail::split<std::uint32_t, std::uint32_t, Labels>(
         nullptr, split_bytes, nullptr, nullptr, nullptr, nullptr, n, m, Labels{}, nullptr, 0, Method::Auto, nullptr)));
-    std::size_t seg_bytes = 0;
-    MULTISPLIT_RETURN_IF_ERROR(cub::DeviceSegmentedReduce::Reduce(
-        nullptr, seg_bytes, static_cast<const Value*>(nullptr), static_cast<Value*>(nullptr),
-        static_cast<std::int64_t>(m), static_cast<const std::uint32_t*>(nullptr),
-        static_cast<const std::uint32_t*>(nullptr), op, identity));
+    std::size_t run_bytes = 0;
+    MULTISPLIT_RETURN_IF_ERROR(cub::DeviceReduce::ReduceByKey(
+        nullptr, run_bytes, static_cast<const std::uint32_t*>(nullptr), static_cast<std::uint32_t*>(nullptr),
+        static_cast<const Value*>(nullptr), static_cast<Value*>(nullptr), static_cast<std::uint32_t*>(nullptr), op, n));
     const std::size_t words = static_cast<std::size_t>(n) * sizeof(std::uint32_t);
     plan.sort_temp.bytes[kSplitTemp] = split_bytes;
     plan.sort_temp.bytes[kLabels] = words;
@@ -93,7 +120,10 @@ struct ReduceByBucket {
     plan.sort_temp.bytes[kPermutation] = words;
     plan.sort_temp.bytes[kGathered] = static_cast<std::size_t>(n) * sizeof(Value);
     plan.sort_temp.bytes[kOffsets] = (static_cast<std::size_t>(m) + 1) * sizeof(std::uint32_t);
-    plan.sort_temp.bytes[kSegTemp] = seg_bytes;
+    plan.sort_temp.bytes[kRunLabels] = static_cast<std::size_t>(m) * sizeof(std::uint32_t);
+    plan.sort_temp.bytes[kRunValues] = static_cast<std::size_t>(m) * sizeof(Value);
+    plan.sort_temp.bytes[kNumRuns] = sizeof(std::uint32_t);
+    plan.sort_temp.bytes[kRunTemp] = run_bytes;
     plan.sort_temp.finish();
     plan.needed = plan.sort_temp.total;
     return cudaSuccess;
@@ -114,9 +144,9 @@ struct ReduceByBucket {
       std::uint32_t* partial_counts = plan.temp.template get<std::uint32_t>(d_temp, kPartialCounts);
       // Same element size: lane l's j-th key and value are then the same pair.
       const bool vector = sizeof(Key) == sizeof(Value) && vector_loadable(keys) && vector_loadable(values);
-      kernel()<<<plan.grid, P::kThreads, plan.smem, stream>>>(keys, values, n, vector, m, ceil_log2(m), fn,
-                                                              plan.functor_bytes, op, identity, partial_values,
-                                                              partial_counts);
+      kernel()<<<plan.grid, P::kThreads, plan.smem, stream>>>(keys, values, n, vector, plan.block_table, m,
+                                                              ceil_log2(m), fn, plan.functor_bytes, op, identity,
+                                                              partial_values, partial_counts);
       MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
       reduce_partials_kernel<Value, Op><<<combine_grid, kCombineThreads, 0, stream>>>(
           partial_values, partial_counts, plan.grid, m, op, identity, out_values, out_counts);
@@ -139,15 +169,17 @@ struct ReduceByBucket {
         Method::Auto, nullptr)));
     gather_kernel<Value><<<stream_grid, 256, 0, stream>>>(values, permutation, n, gathered);
     MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
-    std::size_t seg_bytes = t.bytes[kSegTemp];
-    MULTISPLIT_RETURN_IF_ERROR(cub::DeviceSegmentedReduce::Reduce(
-        t.template get<void>(d_temp, kSegTemp), seg_bytes, static_cast<const Value*>(gathered), out_values,
-        static_cast<std::int64_t>(m), static_cast<const std::uint32_t*>(offsets),
-        static_cast<const std::uint32_t*>(offsets + 1), op, identity, stream));
-    if (out_counts != nullptr) {
-      counts_from_offsets_kernel<><<<div_up(m, 256), 256, 0, stream>>>(offsets, m, out_counts);
-      MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
-    }
+    std::uint32_t* run_labels = t.template get<std::uint32_t>(d_temp, kRunLabels);
+    Value* run_values = t.template get<Value>(d_temp, kRunValues);
+    std::uint32_t* num_runs = t.template get<std::uint32_t>(d_temp, kNumRuns);
+    std::size_t run_bytes = t.bytes[kRunTemp];
+    MULTISPLIT_RETURN_IF_ERROR(cub::DeviceReduce::ReduceByKey(
+        t.template get<void>(d_temp, kRunTemp), run_bytes,
+        static_cast<const std::uint32_t*>(t.template get<std::uint32_t>(d_temp, kLabelsOut)), run_labels,
+        static_cast<const Value*>(gathered), run_values, num_runs, op, n, stream));
+    scatter_runs_kernel<Value><<<div_up(m, 256), 256, 0, stream>>>(run_labels, run_values, num_runs, offsets, m,
+                                                                   identity, out_values, out_counts);
+    MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
     return cudaSuccess;
   }
 };
@@ -155,11 +187,11 @@ struct ReduceByBucket {
 template <class Key, class Value, class BucketFn, class Op>
 cudaError_t reduce_by_bucket(void* d_temp, std::size_t& temp_bytes, const Key* keys, const Value* values,
                              std::uint32_t n, std::uint32_t m, BucketFn fn, Op op, Value identity, Value* out_values,
-                             std::uint32_t* out_counts, cudaStream_t stream) {
+                             std::uint32_t* out_counts, cudaStream_t stream, ReducePath path = ReducePath::Auto) {
   if (m == 0 || n > static_cast<std::uint32_t>(std::numeric_limits<std::int32_t>::max())) return cudaErrorInvalidValue;
   using R = ReduceByBucket<Key, Value, BucketFn, Op>;
   typename R::Plan plan;
-  MULTISPLIT_RETURN_IF_ERROR(R::plan(plan, n, m, fn, op, identity));
+  MULTISPLIT_RETURN_IF_ERROR(R::plan(plan, n, m, fn, op, path));
   if (d_temp == nullptr) {
     temp_bytes = plan.needed;
     return cudaSuccess;

@@ -93,13 +93,14 @@ __device__ __forceinline__ Value reduce_peers(Value value, std::uint32_t peers, 
   return value;
 }
 
-// Shared memory: functor bytes, then values[kWarps * mm], counts[kWarps * mm]
-// with mm = max(m, 32) (m <= 32: the lanes' registers are parked there).
-template <int Threads, class Value>
-__host__ __device__ constexpr std::size_t reduce_table_bytes(std::uint32_t m) {
+// Shared memory: functor bytes, then values[copies * mm], counts[copies * mm]
+// with mm = max(m, 32) (m <= 32: the lanes' registers are parked there) and
+// one table copy per warp, or a single one per block (block_table, atomic
+// folds only: for m whose per-warp tables outgrow shared memory).
+__host__ __device__ constexpr std::size_t reduce_table_bytes(std::uint32_t m, std::size_t copies,
+                                                             std::size_t value_bytes) {
   const std::size_t mm = m > 32 ? m : 32;
-  const std::size_t warps = Threads / kWarpThreads;
-  return align_up(warps * mm * sizeof(Value), 16) + warps * mm * sizeof(std::uint32_t);
+  return align_up(copies * mm * value_bytes, 16) + copies * mm * sizeof(std::uint32_t);
 }
 
 // Fold one 32-pair window; all lanes call it. valid_mask != 0.
@@ -174,8 +175,8 @@ __device__ __forceinline__ void reduce_subtile(const Key* __restrict__ keys, con
 template <int Threads, int Items, class Key, class Value, class BucketFn, class Op>
 __global__ void __launch_bounds__(Threads)
     reduce_by_bucket_kernel(const Key* __restrict__ keys, const Value* __restrict__ values, std::uint32_t n,
-                            bool vector, std::uint32_t m, int bits, BucketFn bucket_fn, std::uint32_t functor_bytes,
-                            Op op, Value identity, Value* __restrict__ partial_values,
+                            bool vector, bool block_table, std::uint32_t m, int bits, BucketFn bucket_fn,
+                            std::uint32_t functor_bytes, Op op, Value identity, Value* __restrict__ partial_values,
                             std::uint32_t* __restrict__ partial_counts) {
   extern __shared__ __align__(16) unsigned char smem[];
   const BucketFn fn = bind_functor(bucket_fn, smem);
@@ -185,13 +186,21 @@ __global__ void __launch_bounds__(Threads)
   const std::uint32_t warp = threadIdx.x / kWarpThreads;
   const std::uint32_t lane = lane_id();
   const std::uint32_t mm = m > 32 ? m : 32;
+  if constexpr (!SharedAtomicFold<Value, Op>::value) block_table = false;  // only atomics may share a table
+  const std::uint32_t copies = block_table ? 1u : kWarps;
   Value* all_values = reinterpret_cast<Value*>(smem + functor_bytes);
   std::uint32_t* all_counts =
-      reinterpret_cast<std::uint32_t*>(smem + functor_bytes + align_up(kWarps * mm * sizeof(Value), 16));
-  Value* table_values = all_values + warp * mm;
-  std::uint32_t* table_counts = all_counts + warp * mm;
+      reinterpret_cast<std::uint32_t*>(smem + functor_bytes + align_up(copies * mm * sizeof(Value), 16));
+  Value* table_values = all_values + (block_table ? 0u : warp * mm);
+  std::uint32_t* table_counts = all_counts + (block_table ? 0u : warp * mm);
   const bool registers = m <= 32 && !SharedAtomicFold<Value, Op>::value;
-  if (!registers) {
+  if (block_table) {
+    for (std::uint32_t b = threadIdx.x; b < m; b += Threads) {
+      table_values[b] = identity;
+      table_counts[b] = 0;
+    }
+    __syncthreads();
+  } else if (!registers) {
     for (std::uint32_t b = lane; b < m; b += kWarpThreads) {
       table_values[b] = identity;
       table_counts[b] = 0;
@@ -221,7 +230,7 @@ __global__ void __launch_bounds__(Threads)
   for (std::uint32_t b = threadIdx.x; b < m; b += Threads) {
     Value acc = all_values[b];
     std::uint32_t count = all_counts[b];
-    for (std::uint32_t w = 1; w < kWarps; ++w) {
+    for (std::uint32_t w = 1; w < copies; ++w) {
       acc = op(acc, all_values[w * mm + b]);
       count += all_counts[w * mm + b];
     }
@@ -259,7 +268,7 @@ __global__ void reduce_partials_kernel(const Value* __restrict__ partial_values,
   }
 }
 
-// Sort-based path (m > kReduceFastMaxBuckets), see reduce_dispatch.cuh.
+// Sort-based path (tables too large for shared memory), see reduce_dispatch.cuh.
 // labels[i] = bucket of keys[i] (clamped), indices[i] = i. Dynamic shared
 // memory: the functor's bytes.
 template <class Key, class BucketFn>
@@ -281,12 +290,29 @@ __global__ void gather_kernel(const Value* __restrict__ values, const std::uint3
     gathered[i] = values[permutation[i]];
 }
 
-// Sort-based path's counts: sizes of the multisplit's buckets.
-template <int Unused = 0>
-__global__ void counts_from_offsets_kernel(const std::uint32_t* __restrict__ offsets, std::uint32_t m,
-                                           std::uint32_t* __restrict__ counts) {
+// Sort-based path's output: runs of equal labels (ReduceByKey's output,
+// *num_runs of them, labels ascending) scattered over identity, counts from
+// the split's offsets. Thread b handles bucket b: it finds its run by binary
+// search, so every output element is written exactly once (no ordering
+// between a fill and a scatter is needed).
+template <class Value>
+__global__ void scatter_runs_kernel(const std::uint32_t* __restrict__ run_labels, const Value* __restrict__ run_values,
+                                    const std::uint32_t* __restrict__ num_runs,
+                                    const std::uint32_t* __restrict__ offsets, std::uint32_t m, Value identity,
+                                    Value* __restrict__ out_values, std::uint32_t* __restrict__ out_counts) {
   const std::uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
-  if (b < m) counts[b] = offsets[b + 1] - offsets[b];
+  if (b >= m) return;
+  const std::uint32_t runs = *num_runs;
+  std::uint32_t lo = 0, hi = runs;  // first run with label >= b
+  while (lo < hi) {
+    const std::uint32_t mid = (lo + hi) / 2;
+    if (run_labels[mid] < b)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  out_values[b] = lo < runs && run_labels[lo] == b ? run_values[lo] : identity;
+  if (out_counts != nullptr) out_counts[b] = offsets[b + 1] - offsets[b];
 }
 
 }  // namespace detail
