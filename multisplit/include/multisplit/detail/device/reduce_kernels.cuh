@@ -1,7 +1,8 @@
 // Kernels of multisplit::reduce_by_bucket (multireduce): per-bucket
 // reduction of values under a commutative, associative operator with an
 // identity, plus per-bucket counts, for m small enough that a table of m
-// partial results per warp fits in shared memory.
+// partial results per warp (or, for atomic folds, per block) fits in shared
+// memory.
 //
 // Built on the multisplit pre-scan's warp step (Ashkiani et al., "GPU
 // Multisplit", section 4.1): for each 32-pair window the warp finds every
@@ -22,7 +23,8 @@
 //             __syncwarp, so no atomics: any operator works).
 // Integer sum / min / max (SharedAtomicFold, reduce_ops.cuh) skip all that:
 // every lane folds its pair into the warp's table with shared atomics, for
-// any m (order-independent, so still exact and deterministic).
+// any m (order-independent, so still exact and deterministic); when m
+// tables per warp outgrow shared memory, all warps share one per block.
 // Per block the warps' partials are combined in shared memory and written
 // to a [block][bucket] matrix; reduce_partials_kernel folds it, one warp
 // per bucket. Floating-point results are deterministic for a given device
