@@ -16,63 +16,22 @@
 // alternative's time over ours (> 1: ours faster). Sums and counts are
 // checked against the atomics kernel's, and the sort + ReduceByKey sums of
 // the non-empty buckets against ours (column ok).
-#include <boost/program_options.hpp>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
-#include <functional>
-#include <iostream>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "bench_common.cuh"
 #include "multisplit/reduce_by_bucket.cuh"
 
 namespace {
 
-namespace po = boost::program_options;
-
-void check(cudaError_t err, const char* what) {
-  if (err != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(err));
-}
-#define CHECK(call) check((call), #call)
-
-template <class T>
-struct Buffer {
-  T* ptr = nullptr;
-  explicit Buffer(std::size_t n) { CHECK(cudaMalloc(&ptr, std::max<std::size_t>(n, 1) * sizeof(T))); }
-  ~Buffer() { cudaFree(ptr); }
-  Buffer(const Buffer&) = delete;
-  Buffer& operator=(const Buffer&) = delete;
-};
-
-struct RawBuffer {
-  void* ptr = nullptr;
-  std::size_t bytes = 0;
-  void reserve(std::size_t want) {
-    if (want <= bytes) return;
-    cudaFree(ptr);
-    ptr = nullptr;
-    CHECK(cudaMalloc(&ptr, want));
-    bytes = want;
-  }
-  ~RawBuffer() { cudaFree(ptr); }
-};
-
-__device__ __forceinline__ std::uint32_t mix(std::uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7FEB352Du;
-  x ^= x >> 15;
-  x *= 0x846CA68Bu;
-  x ^= x >> 16;
-  return x;
-}
+using namespace multisplit_bench;
 
 __global__ void fill_pairs(std::uint32_t* labels, std::uint32_t* values, std::uint32_t n, std::uint32_t m,
                            bool one_bucket) {
@@ -96,43 +55,10 @@ __global__ void atomic_reduce(const std::uint32_t* __restrict__ labels, const st
   }
 }
 
-class Timer {
- public:
-  Timer() {
-    CHECK(cudaEventCreate(&start_));
-    CHECK(cudaEventCreate(&stop_));
-  }
-  ~Timer() {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
-  double median_ms(const std::function<void()>& call, int warmup, int runs) {
-    for (int i = 0; i < warmup; ++i) call();
-    CHECK(cudaDeviceSynchronize());
-    std::vector<float> ms(static_cast<std::size_t>(runs));
-    for (auto& t : ms) {
-      CHECK(cudaEventRecord(start_));
-      call();
-      CHECK(cudaEventRecord(stop_));
-      CHECK(cudaEventSynchronize(stop_));
-      CHECK(cudaEventElapsedTime(&t, start_, stop_));
-    }
-    std::sort(ms.begin(), ms.end());
-    const std::size_t mid = ms.size() / 2;
-    return ms.size() % 2 ? ms[mid] : 0.5 * (ms[mid - 1] + ms[mid]);
-  }
-
- private:
-  cudaEvent_t start_{}, stop_{};
-};
-
-struct Options {
+struct Options : RunOptions {
   int n_log2 = 25;
   std::vector<std::uint32_t> buckets = {2, 4, 8, 16, 32, 64, 128, 256};
   std::vector<std::string> dists = {"uniform", "one-bucket"};
-  int runs = 20;
-  int warmup = 3;
-  std::string json_path;
 };
 
 struct Record {
@@ -141,12 +67,6 @@ struct Record {
   double ms = 0, rate = 0, ours_speedup = 0;
   bool ok = true;
 };
-
-int ceil_log2(std::uint32_t m) {
-  int b = 0;
-  while ((1ull << b) < m) ++b;
-  return b;
-}
 
 class Bench {
  public:
@@ -168,8 +88,7 @@ class Bench {
         num_runs_(1) {}
 
   void run() {
-    cudaDeviceProp prop{};
-    CHECK(cudaGetDeviceProperties(&prop, 0));
+    const cudaDeviceProp prop = device_properties();
     device_ = prop.name;
     std::printf(
         "device: %s, %d SMs; n = 2^%d pairs (32-bit labels and values), sum per bucket; median of %d "
@@ -183,23 +102,20 @@ class Bench {
  private:
   template <class Op>
   double time_ours(std::uint32_t m, Op op, std::uint32_t* sums, std::uint32_t* counts) {
-    std::size_t bytes = 0;
     const multisplit::identity_buckets<std::uint32_t> fn;
-    auto call = [&](void* temp) {
+    auto call = [&](void* temp, std::size_t& bytes) {
       return multisplit::reduce_by_bucket(temp, bytes, labels_.ptr, values_.ptr, n_, m, fn, op, 0u, sums, counts);
     };
-    CHECK(call(nullptr));
-    temp_.reserve(bytes);
-    return timer_.median_ms([&] { CHECK(call(temp_.ptr)); }, opt_.warmup, opt_.runs);
+    return time_two_phase(timer_, temp_, call, opt_.warmup, opt_.runs);
   }
 
   double time_atomics(std::uint32_t m) {
     return timer_.median_ms(
         [&] {
-          CHECK(cudaMemsetAsync(ref_sums_.ptr, 0, m * sizeof(std::uint32_t)));
-          CHECK(cudaMemsetAsync(ref_counts_.ptr, 0, m * sizeof(std::uint32_t)));
+          BENCH_CHECK(cudaMemsetAsync(ref_sums_.ptr, 0, m * sizeof(std::uint32_t)));
+          BENCH_CHECK(cudaMemsetAsync(ref_counts_.ptr, 0, m * sizeof(std::uint32_t)));
           atomic_reduce<<<2048, 256>>>(labels_.ptr, values_.ptr, n_, ref_sums_.ptr, ref_counts_.ptr);
-          CHECK(cudaGetLastError());
+          BENCH_CHECK(cudaGetLastError());
         },
         opt_.warmup, opt_.runs);
   }
@@ -207,26 +123,21 @@ class Bench {
   double time_sort_reduce_by_key(std::uint32_t m) {
     const int end_bit = std::max(1, ceil_log2(m));
     std::size_t sort_bytes = 0, rbk_bytes = 0;
-    CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, labels_.ptr, sorted_labels_.ptr, values_.ptr,
-                                          sorted_values_.ptr, n_, 0, end_bit));
-    CHECK(cub::DeviceReduce::ReduceByKey(nullptr, rbk_bytes, sorted_labels_.ptr, unique_.ptr, sorted_values_.ptr,
-                                         aggregates_.ptr, num_runs_.ptr, ::cuda::std::plus<std::uint32_t>{}, n_));
+    BENCH_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, labels_.ptr, sorted_labels_.ptr, values_.ptr,
+                                                sorted_values_.ptr, n_, 0, end_bit));
+    BENCH_CHECK(cub::DeviceReduce::ReduceByKey(nullptr, rbk_bytes, sorted_labels_.ptr, unique_.ptr, sorted_values_.ptr,
+                                               aggregates_.ptr, num_runs_.ptr, ::cuda::std::plus<std::uint32_t>{}, n_));
     temp_.reserve(std::max(sort_bytes, rbk_bytes));
     return timer_.median_ms(
         [&] {
           std::size_t s = sort_bytes, r = rbk_bytes;
-          CHECK(cub::DeviceRadixSort::SortPairs(temp_.ptr, s, labels_.ptr, sorted_labels_.ptr, values_.ptr,
-                                                sorted_values_.ptr, n_, 0, end_bit));
-          CHECK(cub::DeviceReduce::ReduceByKey(temp_.ptr, r, sorted_labels_.ptr, unique_.ptr, sorted_values_.ptr,
-                                               aggregates_.ptr, num_runs_.ptr, ::cuda::std::plus<std::uint32_t>{}, n_));
+          BENCH_CHECK(cub::DeviceRadixSort::SortPairs(temp_.ptr, s, labels_.ptr, sorted_labels_.ptr, values_.ptr,
+                                                      sorted_values_.ptr, n_, 0, end_bit));
+          BENCH_CHECK(cub::DeviceReduce::ReduceByKey(temp_.ptr, r, sorted_labels_.ptr, unique_.ptr, sorted_values_.ptr,
+                                                     aggregates_.ptr, num_runs_.ptr, ::cuda::std::plus<std::uint32_t>{},
+                                                     n_));
         },
         opt_.warmup, opt_.runs);
-  }
-
-  static std::vector<std::uint32_t> download(const std::uint32_t* ptr, std::uint32_t count) {
-    std::vector<std::uint32_t> host(count);
-    CHECK(cudaMemcpy(host.data(), ptr, count * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
-    return host;
   }
 
   void table(const std::string& dist) {
@@ -235,7 +146,7 @@ class Bench {
                 "global atomics", "ok");
     for (const std::uint32_t m : opt_.buckets) {
       fill_pairs<<<1024, 256>>>(labels_.ptr, values_.ptr, n_, m, dist == "one-bucket");
-      CHECK(cudaGetLastError());
+      BENCH_CHECK(cudaGetLastError());
       const double ours_ms = time_ours(m, multisplit::sum_op{}, sums_.ptr, counts_.ptr);
       const double generic_ms = time_ours(m, UserPlus{}, generic_sums_.ptr, generic_counts_.ptr);
       const double atomics_ms = time_atomics(m);
@@ -281,12 +192,9 @@ class Bench {
   }
 
   void write_json() const {
-    nlohmann::json out;
-    out["device"] = device_;
+    nlohmann::json out = json_header(device_, opt_);
     out["benchmark"] = "reduce_bench";
     out["operation"] = "sum of uint32 values per bucket, with counts";
-    out["runs"] = opt_.runs;
-    out["warmup"] = opt_.warmup;
     nlohmann::json rows = nlohmann::json::array();
     for (const Record& r : records_)
       rows.push_back({{"labels", r.dist},
@@ -298,16 +206,14 @@ class Bench {
                       {"time_over_multisplit", r.ours_speedup},
                       {"results_agree", r.ok}});
     out["results"] = rows;
-    std::ofstream file(opt_.json_path);
-    if (!file) throw std::runtime_error("cannot write " + opt_.json_path);
-    file << out.dump(1) << "\n";
+    write_json_file(opt_.json_path, out);
   }
 
   Options opt_;
   std::uint32_t n_;
-  Buffer<std::uint32_t> labels_, values_, sorted_labels_, sorted_values_, sums_, counts_, generic_sums_,
+  DeviceBuffer<std::uint32_t> labels_, values_, sorted_labels_, sorted_values_, sums_, counts_, generic_sums_,
       generic_counts_, ref_sums_, ref_counts_, unique_, aggregates_, num_runs_;
-  RawBuffer temp_;
+  TempStorage temp_;
   Timer timer_;
   std::string device_;
   std::vector<Record> records_;
@@ -321,33 +227,13 @@ int main(int argc, char** argv) {
   desc.add_options()("help,h", "show this help")("n-log2", po::value<int>(&opt.n_log2), "pairs = 2^this (25)")(
       "buckets", po::value<std::vector<std::uint32_t>>(&opt.buckets)->multitoken(),
       "bucket counts, 1..65536 (2 4 8 16 32 64 128 256)")(
-      "dists", po::value<std::vector<std::string>>(&opt.dists)->multitoken(), "uniform and/or one-bucket")(
-      "runs", po::value<int>(&opt.runs), "timed runs per measurement, median reported (>= 20 recommended)")(
-      "warmup", po::value<int>(&opt.warmup), "untimed runs first")("json", po::value<std::string>(&opt.json_path),
-                                                                   "also write all results to this JSON file");
-  try {
-    po::variables_map vm;
-    po::store(po::parse_command_line(argc, argv, desc), vm);
-    if (vm.count("help")) {
-      std::cout << desc << "\n";
-      return 0;
-    }
-    po::notify(vm);
-    if (opt.n_log2 < 10 || opt.n_log2 > 30) throw std::invalid_argument("--n-log2 must be in 10..30");
-    for (const auto m : opt.buckets)
-      if (m == 0 || m > 65536) throw std::invalid_argument("--buckets must be in 1..65536");
-    for (const auto& d : opt.dists)
-      if (d != "uniform" && d != "one-bucket") throw std::invalid_argument("--dists: uniform or one-bucket, not " + d);
-    if (opt.runs < 1 || opt.warmup < 0) throw std::invalid_argument("--runs >= 1, --warmup >= 0");
-  } catch (const std::exception& e) {
-    std::cerr << "reduce_bench: " << e.what() << "\n" << desc << "\n";
-    return 2;
-  }
-  try {
-    Bench(opt).run();
-  } catch (const std::exception& e) {
-    std::cerr << "reduce_bench: " << e.what() << "\n";
-    return 1;
-  }
-  return 0;
+      "dists", po::value<std::vector<std::string>>(&opt.dists)->multitoken(), "uniform and/or one-bucket");
+  add_run_options(desc, opt);
+  auto validate = [&] {
+    require_n_log2(opt.n_log2);
+    require_buckets(opt.buckets);
+    require_one_of("--dists", opt.dists, {"uniform", "one-bucket"});
+    require_run_options(opt);
+  };
+  return bench_main("reduce_bench", argc, argv, desc, validate, [&] { Bench(opt).run(); });
 }
