@@ -268,6 +268,32 @@ inline void require_run_options(const RunOptions& opt) {
   if (opt.runs < 1 || opt.warmup < 0) throw std::invalid_argument("--runs >= 1, --warmup >= 0");
 }
 
+// The options of the benchmarks over one input size, a list of bucket counts
+// and a list of input distributions (histogram_bench, reduce_bench).
+struct SweepOptions : RunOptions {
+  int n_log2 = 25;
+  std::vector<std::uint32_t> buckets = {2, 4, 8, 16, 32, 64, 128, 256};
+  std::vector<std::string> dists;
+};
+
+// --n-log2, --buckets and --dists, then the run options; `items` names what
+// 2^n-log2 counts ("samples", "pairs").
+inline void add_sweep_options(po::options_description& desc, SweepOptions& opt, const std::string& items,
+                              const char* dists_help) {
+  desc.add_options()("n-log2", po::value<int>(&opt.n_log2), (items + " = 2^this (25)").c_str())(
+      "buckets", po::value<std::vector<std::uint32_t>>(&opt.buckets)->multitoken(),
+      "bucket counts, 1..65536 (2 4 8 16 32 64 128 256)")(
+      "dists", po::value<std::vector<std::string>>(&opt.dists)->multitoken(), dists_help);
+  add_run_options(desc, opt);
+}
+
+inline void require_sweep_options(const SweepOptions& opt, std::initializer_list<const char*> dists) {
+  require_n_log2(opt.n_log2);
+  require_buckets(opt.buckets);
+  require_one_of("--dists", opt.dists, dists);
+  require_run_options(opt);
+}
+
 // main() of every benchmark: parses `desc` (--help prints it, exit 0), runs
 // `validate` (throws std::invalid_argument: message and help on stderr, exit
 // 2), then `run` (any exception: message on stderr, exit 1).
@@ -309,6 +335,16 @@ inline void write_json_file(const std::string& path, const nlohmann::json& out) 
   std::ofstream file(path);
   if (!file) throw std::runtime_error("cannot write " + path);
   file << out.dump(1) << "\n";
+}
+
+// Writes `out` plus "results": one row(record) per record, in order.
+template <class Record, class Row>
+void write_results_json(const std::string& path, nlohmann::json out, const std::vector<Record>& records,
+                        const Row& row) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const Record& r : records) rows.push_back(row(r));
+  out["results"] = rows;
+  write_json_file(path, out);
 }
 
 }  // namespace multisplit_bench

@@ -54,10 +54,8 @@ __global__ void fill_samples(float* samples, std::uint32_t n, std::uint32_t seed
   }
 }
 
-struct Options : RunOptions {
-  int n_log2 = 25;
-  std::vector<std::uint32_t> buckets = {2, 4, 8, 16, 32, 64, 128, 256};
-  std::vector<std::string> dists = {"uniform", "skewed", "constant"};
+struct Options : SweepOptions {
+  Options() { dists = {"uniform", "skewed", "constant"}; }
 };
 
 struct Record {
@@ -180,19 +178,12 @@ class Bench {
   void write_json() const {
     nlohmann::json out = json_header(device_, opt_);
     out["benchmark"] = "histogram_bench";
-    nlohmann::json rows = nlohmann::json::array();
-    for (const Record& r : records_)
-      rows.push_back({{"distribution", r.dist},
-                      {"histogram", r.kind},
-                      {"implementation", r.impl},
-                      {"n", r.n},
-                      {"buckets", r.m},
-                      {"median_ms", r.ms},
-                      {"g_samples_per_s", r.rate},
-                      {"speedup_vs_cub", r.vs_cub},
-                      {"matches_cub", r.ok}});
-    out["results"] = rows;
-    write_json_file(opt_.json_path, out);
+    write_results_json(opt_.json_path, out, records_, [](const Record& r) -> nlohmann::json {
+      return {
+          {"distribution", r.dist}, {"histogram", r.kind}, {"implementation", r.impl},  {"n", r.n},
+          {"buckets", r.m},         {"median_ms", r.ms},   {"g_samples_per_s", r.rate}, {"speedup_vs_cub", r.vs_cub},
+          {"matches_cub", r.ok}};
+    });
   }
 
   Options opt_;
@@ -211,16 +202,8 @@ class Bench {
 int main(int argc, char** argv) {
   Options opt;
   po::options_description desc("histogram_bench options");
-  desc.add_options()("help,h", "show this help")("n-log2", po::value<int>(&opt.n_log2), "samples = 2^this (25)")(
-      "buckets", po::value<std::vector<std::uint32_t>>(&opt.buckets)->multitoken(),
-      "bucket counts, 1..65536 (2 4 8 16 32 64 128 256)")(
-      "dists", po::value<std::vector<std::string>>(&opt.dists)->multitoken(), "uniform, skewed and/or constant");
-  add_run_options(desc, opt);
-  auto validate = [&] {
-    require_n_log2(opt.n_log2);
-    require_buckets(opt.buckets);
-    require_one_of("--dists", opt.dists, {"uniform", "skewed", "constant"});
-    require_run_options(opt);
-  };
+  desc.add_options()("help,h", "show this help");
+  add_sweep_options(desc, opt, "samples", "uniform, skewed and/or constant");
+  auto validate = [&] { require_sweep_options(opt, {"uniform", "skewed", "constant"}); };
   return bench_main("histogram_bench", argc, argv, desc, validate, [&] { Bench(opt).run(); });
 }

@@ -205,22 +205,19 @@ class Bench {
     nlohmann::json out = json_header(device_, opt_);
     out["copy_gbps"] = copy_gbps_;
     out["copy_ms"] = copy_ms_;
-    nlohmann::json rows = nlohmann::json::array();
-    for (const Record& r : records_) {
-      rows.push_back({{"n", r.n},
-                      {"buckets", r.m},
-                      {"functor", r.functor},
-                      {"kind", r.kind},
-                      {"method", r.method},
-                      {"method_ran", r.ran},
-                      {"median_ms", r.ms},
-                      {"g_items_per_s", r.rate},
-                      {"speedup_vs_rb_sort", r.vs_rb},
-                      {"speed_of_light_fraction", r.sol},
-                      {"matches_rb_sort", r.ok}});
-    }
-    out["results"] = rows;
-    write_json_file(opt_.json_path, out);
+    write_results_json(opt_.json_path, out, records_, [](const Record& r) -> nlohmann::json {
+      return {{"n", r.n},
+              {"buckets", r.m},
+              {"functor", r.functor},
+              {"kind", r.kind},
+              {"method", r.method},
+              {"method_ran", r.ran},
+              {"median_ms", r.ms},
+              {"g_items_per_s", r.rate},
+              {"speedup_vs_rb_sort", r.vs_rb},
+              {"speed_of_light_fraction", r.sol},
+              {"matches_rb_sort", r.ok}};
+    });
   }
 
   Options opt_;

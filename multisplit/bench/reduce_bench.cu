@@ -55,10 +55,8 @@ __global__ void atomic_reduce(const std::uint32_t* __restrict__ labels, const st
   }
 }
 
-struct Options : RunOptions {
-  int n_log2 = 25;
-  std::vector<std::uint32_t> buckets = {2, 4, 8, 16, 32, 64, 128, 256};
-  std::vector<std::string> dists = {"uniform", "one-bucket"};
+struct Options : SweepOptions {
+  Options() { dists = {"uniform", "one-bucket"}; }
 };
 
 struct Record {
@@ -195,18 +193,16 @@ class Bench {
     nlohmann::json out = json_header(device_, opt_);
     out["benchmark"] = "reduce_bench";
     out["operation"] = "sum of uint32 values per bucket, with counts";
-    nlohmann::json rows = nlohmann::json::array();
-    for (const Record& r : records_)
-      rows.push_back({{"labels", r.dist},
-                      {"implementation", r.impl},
-                      {"n", r.n},
-                      {"buckets", r.m},
-                      {"median_ms", r.ms},
-                      {"g_pairs_per_s", r.rate},
-                      {"time_over_multisplit", r.ours_speedup},
-                      {"results_agree", r.ok}});
-    out["results"] = rows;
-    write_json_file(opt_.json_path, out);
+    write_results_json(opt_.json_path, out, records_, [](const Record& r) -> nlohmann::json {
+      return {{"labels", r.dist},
+              {"implementation", r.impl},
+              {"n", r.n},
+              {"buckets", r.m},
+              {"median_ms", r.ms},
+              {"g_pairs_per_s", r.rate},
+              {"time_over_multisplit", r.ours_speedup},
+              {"results_agree", r.ok}};
+    });
   }
 
   Options opt_;
@@ -224,16 +220,8 @@ class Bench {
 int main(int argc, char** argv) {
   Options opt;
   po::options_description desc("reduce_bench options");
-  desc.add_options()("help,h", "show this help")("n-log2", po::value<int>(&opt.n_log2), "pairs = 2^this (25)")(
-      "buckets", po::value<std::vector<std::uint32_t>>(&opt.buckets)->multitoken(),
-      "bucket counts, 1..65536 (2 4 8 16 32 64 128 256)")(
-      "dists", po::value<std::vector<std::string>>(&opt.dists)->multitoken(), "uniform and/or one-bucket");
-  add_run_options(desc, opt);
-  auto validate = [&] {
-    require_n_log2(opt.n_log2);
-    require_buckets(opt.buckets);
-    require_one_of("--dists", opt.dists, {"uniform", "one-bucket"});
-    require_run_options(opt);
-  };
+  desc.add_options()("help,h", "show this help");
+  add_sweep_options(desc, opt, "pairs", "uniform and/or one-bucket");
+  auto validate = [&] { require_sweep_options(opt, {"uniform", "one-bucket"}); };
   return bench_main("reduce_bench", argc, argv, desc, validate, [&] { Bench(opt).run(); });
 }

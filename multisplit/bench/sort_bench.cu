@@ -218,22 +218,19 @@ class Bench {
     out["copy_gbps"] = copy_gbps_;
     out["cub_version"] = std::to_string(CUB_MAJOR_VERSION) + "." + std::to_string(CUB_MINOR_VERSION) + "." +
                          std::to_string(CUB_SUBMINOR_VERSION);
-    nlohmann::json rows = nlohmann::json::array();
-    for (const Record& r : records_) {
-      rows.push_back({{"n", r.n},
-                      {"kind", r.kind},
-                      {"variant", r.variant},
-                      {"radix_bits", r.r},
-                      {"digit_bits", r.digits},
-                      {"passes", r.passes},
-                      {"median_ms", r.ms},
-                      {"g_items_per_s", r.rate},
-                      {"ratio_to_cub", r.vs_cub},
-                      {"pass_model_gbps", r.pass_gbps},
-                      {"matches_cub", r.ok}});
-    }
-    out["results"] = rows;
-    write_json_file(opt_.json_path, out);
+    write_results_json(opt_.json_path, out, records_, [](const Record& r) -> nlohmann::json {
+      return {{"n", r.n},
+              {"kind", r.kind},
+              {"variant", r.variant},
+              {"radix_bits", r.r},
+              {"digit_bits", r.digits},
+              {"passes", r.passes},
+              {"median_ms", r.ms},
+              {"g_items_per_s", r.rate},
+              {"ratio_to_cub", r.vs_cub},
+              {"pass_model_gbps", r.pass_gbps},
+              {"matches_cub", r.ok}};
+    });
   }
 
   Options opt_;
