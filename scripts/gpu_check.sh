@@ -26,7 +26,8 @@ if [ -z "$sanitizer" ]; then
   echo "gpu_check.sh: compute-sanitizer not found (it ships with the CUDA toolkit)" >&2
   exit 2
 fi
-for exe in test_multisplit_keys test_multisplit_pairs test_multisplit_api test_sssp_random_graphs; do
+for exe in test_multisplit_keys test_multisplit_pairs test_multisplit_api test_multisplit_sort \
+           test_multisplit_histogram test_multisplit_reduce test_sssp_random_graphs; do
   [ -x "$tests/$exe" ] || { echo "gpu_check.sh: $tests/$exe not built (build the project first)" >&2; exit 2; }
 done
 log_dir="${SSSP_CHECK_LOGS:-$(mktemp -d)}"
@@ -48,8 +49,11 @@ fi
 subsets=(
   "test_multisplit_keys --gtest_filter=MultisplitKeysCompact.*"
   "test_multisplit_pairs --gtest_filter=MultisplitPairsCompact.*"
-  "test_multisplit_api"
-  "test_sssp_random_graphs --gtest_filter=SsspRandomGraphs.TinyAndEdgeless:SsspRandomGraphs.SourceWithoutOutArcs:SsspRandomGraphs.ZeroWeightsAndZeroCycles:SsspRandomGraphs.StarHub:SsspRandomGraphs.DisconnectedParts:SsspSolver.*"
+  "test_multisplit_api --gtest_filter=-MultisplitApi.LargestSizeCheckedOnDevice"
+  "test_multisplit_sort --gtest_filter=MultisplitSort.InPlace:MultisplitSort.UnalignedPointersAndOwnStream:MultisplitSort.EmptyInputNeedsNoPointers:MultisplitSort.CapturesIntoCudaGraph"
+  "test_multisplit_histogram --gtest_filter=MultisplitHistogram.BothCountingTuningsAgree:MultisplitHistogram.RangeBucketsWithSplittersInSharedMemory:MultisplitHistogram.UnalignedInputOwnStreamAndGraphCapture:MultisplitHistogram.EmptyInputWritesZeros"
+  "test_multisplit_reduce --gtest_filter=MultisplitReduce.UserOperatorWideValuesAndNoCounts:MultisplitReduce.RangeBucketsWithSplittersInSharedMemory:MultisplitReduce.UnalignedInputOwnStreamAndGraphCapture:MultisplitReduce.EmptyInputGivesIdentityAndZeroCounts"
+  "test_sssp_random_graphs --gtest_filter=SsspRandomGraphs.BinnedWithoutPersistentGrid:SsspRandomGraphs.TinyAndEdgeless:SsspRandomGraphs.SourceWithoutOutArcs:SsspRandomGraphs.ZeroWeightsAndZeroCycles:SsspRandomGraphs.StarHub:SsspRandomGraphs.DisconnectedParts:SsspSolver.*"
 )
 
 for tool in memcheck racecheck synccheck; do

@@ -26,6 +26,7 @@ except ImportError:  # same retry as plot_results.py: Debian's package belongs t
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import plot_results as pr  # noqa: E402
+import benchmarks_doc_extra  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GPU_STRATEGIES = ["near-far", "bucket-sort", "bucket-multisplit", "bellman-ford"]
@@ -529,6 +530,7 @@ def main():
         multisplit_section(doc, ms, rel_plot, plots)
     else:
         doc.add("## Multisplit", "", f"No multisplit results in `{rel_rd}` (run `scripts/bench_multisplit.sh`).", "")
+    benchmarks_doc_extra.add_sections(doc, rd)
     doc.add(*closing_note(sssp, ms))
     os.makedirs(out_dir, exist_ok=True)
     with open(args.out, "w") as f:

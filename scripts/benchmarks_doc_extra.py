@@ -1,0 +1,183 @@
+"""Sections of docs/BENCHMARKS.md beyond the SSSP and multisplit-method tables:
+multisplit as a building block (sort, histogram, reduce_by_bucket), the SSSP
+load-balancing comparison and the scale run. Used by make_benchmarks_doc.py;
+every number comes from the results folder's JSON, as there.
+
+Inputs (all optional; a section is left out when its file is absent):
+  multisplit_sort.json, multisplit_histogram.json, multisplit_reduce.json
+  sssp_load_balance.json   [{graph, strategy, load_balance, median_ms, mteps}]
+  scale/scale_*.json       records written by `sssp --json` (scripts/scale_run.sh)
+"""
+import glob
+import json
+import math
+import os
+
+
+def _load(path):
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
+def _lg(n):
+    return int(round(math.log2(n)))
+
+
+def _span(values, digits=2, suffix="x"):
+    lo, hi = min(values), max(values)
+    return f"{lo:.{digits}f}{suffix}" if abs(hi - lo) < 10 ** -digits else f"{lo:.{digits}f}-{hi:.{digits}f}{suffix}"
+
+
+def sort_section(doc, data):
+    res = data["results"]
+    doc.add("### Radix sort: `multisplit::sort_keys` / `sort_pairs` vs `cub::DeviceRadixSort`", "")
+    doc.add(f"LSD passes of r-bit bit-digit multisplit; uniform 32-bit keys (32-bit values for pairs); median of "
+            f"{data.get('runs', '?')} runs after {data.get('warmup', '?')} warm-ups; CUB {data.get('cub_version', '?')} "
+            "in the same process. 'default' is what `sort_keys`/`sort_pairs` run; the best row is the fastest "
+            "variant and digit split tried.", "")
+    rows = []
+    for n in sorted({r["n"] for r in res}):
+        for kind in ("keys", "pairs"):
+            sel = [r for r in res if r["n"] == n and r["kind"] == kind]
+            cub = next((r for r in sel if r["variant"].startswith("cub::")), None)
+            default = next((r for r in sel if r["variant"].startswith("default")), None)
+            ours = [r for r in sel if not r["variant"].startswith("cub::")]
+            if not (cub and default and ours):
+                continue
+            best = max(ours, key=lambda r: r["g_items_per_s"])
+            ok = all(r.get("matches_cub", True) for r in sel)
+            rows.append([f"2^{_lg(n)}", kind, f"{cub['g_items_per_s']:.1f}",
+                         f"{default['g_items_per_s']:.1f} ({default['digit_bits']})",
+                         f"{default['ratio_to_cub']:.2f}x",
+                         f"{best['g_items_per_s']:.1f} ({best['variant']}, {best['digit_bits']})",
+                         "yes" if ok else "NO"])
+    doc.table(["n", "kind", "CUB G/s", "ours: default G/s (digits)", "default vs CUB", "ours: best G/s",
+               "output = CUB"], rows, ["---", "---"] + ["---:"] * 5)
+    ratios = [float(r[4].rstrip("x")) for r in rows]
+    if ratios:
+        who = "CUB's onesweep sort wins every row" if max(ratios) < 1 else "the fastest differs by row"
+        doc.add(f"Default vs CUB: {_span(ratios)}; {who}. A multisplit pass reads the keys twice (pre-scan and "
+                "post-scan) where onesweep reads them once per pass.", "")
+
+
+def histogram_section(doc, data):
+    res = data["results"]
+    n = max(r["n"] for r in res)
+    doc.add("### Histogram: `multisplit::histogram` vs `cub::DeviceHistogram`", "")
+    doc.add(f"n = 2^{_lg(n)} float samples in [0, 1024) (uniform; skewed = 1024 u^8; constant); even-width buckets "
+            "vs `HistogramEven`, splitters vs `HistogramRange`; Gsamples/s and the speedup over CUB "
+            f"(median of {data.get('runs', '?')} runs, same process).", "")
+    dists = [d for d in ("uniform", "skewed", "constant") if any(r["distribution"] == d for r in res)]
+    header, rows = ["m"], []
+    for h in ("even", "range"):
+        for d in dists:
+            header.append(f"{h}, {d}")
+    for m in sorted({r["buckets"] for r in res}):
+        row = [m]
+        for h in ("even", "range"):
+            for d in dists:
+                r = next((x for x in res if x["buckets"] == m and x["histogram"] == h and x["distribution"] == d
+                          and x["implementation"] == "multisplit"), None)
+                row.append(f"{r['g_samples_per_s']:.0f} ({r['speedup_vs_cub']:.2f}x)" if r else "-")
+        rows.append(row)
+    doc.table(header, rows)
+    bad = [r for r in res if not r.get("matches_cub", True)]
+    doc.add(f"Output check: {len(res) - len(bad)} of {len(res)} measurements equal CUB's counts.", "")
+
+
+def reduce_section(doc, data):
+    res = data["results"]
+    n = max(r["n"] for r in res)
+    doc.add("### Multireduce: `multisplit::reduce_by_bucket`", "")
+    doc.add(f"n = 2^{_lg(n)} pairs, {data.get('operation', 'sum per bucket')}; Gpairs/s of ours, and how many times "
+            "longer sort + `cub::DeviceReduce::ReduceByKey` and a plain global-atomics kernel take "
+            f"(median of {data.get('runs', '?')} runs, same process). Labels uniform, or all in one bucket.", "")
+    header = ["m"]
+    labels = [lab for lab in ("uniform", "one-bucket") if any(r["labels"] == lab for r in res)]
+    for lab in labels:
+        header += [f"{lab}: ours", "sort+ReduceByKey", "atomics", "generic operator"]
+    rows = []
+    for m in sorted({r["buckets"] for r in res}):
+        row = [m]
+        for lab in labels:
+            get = lambda impl: next((x for x in res if x["buckets"] == m and x["labels"] == lab  # noqa: E731
+                                     and x["implementation"] == impl), None)
+            ours, srt, atom, gen = (get("multisplit"), get("cub_sort_reduce_by_key"), get("global_atomics"),
+                                    get("multisplit_generic_op"))
+            row += [f"{ours['g_pairs_per_s']:.0f}" if ours else "-",
+                    f"{srt['time_over_multisplit']:.1f}x" if srt else "-",
+                    f"{atom['time_over_multisplit']:.0f}x" if atom else "-",
+                    f"{gen['g_pairs_per_s']:.0f}" if gen else "-"]
+        rows.append(row)
+    doc.table(header, rows)
+    bad = [r for r in res if not r.get("results_agree", True)]
+    doc.add(f"Output check: {len(res) - len(bad)} of {len(res)} measurements agree with the other methods.", "")
+
+
+def load_balance_section(doc, rows):
+    doc.add("## SSSP load balancing: three-stage vs degree-binned relax", "")
+    doc.add("Median solve ms per strategy with each load balancer (`sssp_bench --load-balance three-stage,binned`); "
+            "`--load-balance auto` (the default) picks binned when at least half the arcs leave vertices of "
+            "out-degree >= 32. Speedup = three-stage ms / binned ms.", "")
+    graphs = []
+    for r in rows:
+        if r["graph"] not in graphs:
+            graphs.append(r["graph"])
+    strategies = []
+    for r in rows:
+        if r["strategy"] not in strategies:
+            strategies.append(r["strategy"])
+    out = []
+    for g in graphs:
+        row = [g]
+        for s in strategies:
+            t = {r["load_balance"]: r["median_ms"] for r in rows if r["graph"] == g and r["strategy"] == s}
+            if "three-stage" in t and "binned" in t:
+                row.append(f"{t['three-stage']:.2f} / {t['binned']:.2f} ({t['three-stage'] / t['binned']:.2f}x)")
+            else:
+                row.append("-")
+        out.append(row)
+    doc.table(["graph"] + [f"{s}: three-stage / binned ms" for s in strategies], out)
+
+
+def scale_section(doc, records):
+    doc.add("## Scale: the largest generated graphs", "")
+    doc.add("`scripts/scale_run.sh` (R-MAT, edge factor 16, both directions, weights 1..1000): graph size, "
+            "generation and upload time, device memory the solver holds, the host's peak resident memory, and "
+            "the mean per-source median solve time of each GPU strategy.", "")
+    rows = []
+    for rec in records:
+        g, d = rec["graph"], rec["device"]
+        best = min(rec["summary"], key=lambda s: s["solve_ms"])
+        val = rec.get("validation", {})
+        rows.append([g["source"].split(":0.")[0], f"{g['vertices'] / 1e6:.1f}M", f"{g['arcs'] / 1e9:.2f}G",
+                     f"{g['load_ms']['total'] / 1e3:.1f} s", f"{d['upload_ms'] / 1e3:.2f} s",
+                     f"{d['gpu_bytes'] / 1e9:.1f} GB", f"{d['host_peak_bytes'] / 1e9:.1f} GB",
+                     f"{best['solve_ms']:.0f} ms ({best['strategy']})", f"{best['mteps'] / 1e3:.2f}",
+                     f"{best['work_ratio']:.2f}",
+                     ("exact vs Dijkstra" if val.get("passed") else "FAILED") if val.get("performed") else "not run"])
+    doc.table(["graph", "vertices", "arcs", "generate", "upload", "GPU memory", "host peak", "fastest solve",
+               "GTEPS", "work ratio", "validation"], rows, ["---"] + ["---:"] * 9 + ["---"])
+
+
+def add_sections(doc, results_dir):
+    sort = _load(os.path.join(results_dir, "multisplit_sort.json"))
+    hist = _load(os.path.join(results_dir, "multisplit_histogram.json"))
+    red = _load(os.path.join(results_dir, "multisplit_reduce.json"))
+    if sort or hist or red:
+        doc.add("## Multisplit as a building block", "")
+        if sort:
+            sort_section(doc, sort)
+        if hist:
+            histogram_section(doc, hist)
+        if red:
+            reduce_section(doc, red)
+    lb = _load(os.path.join(results_dir, "sssp_load_balance.json"))
+    if lb:
+        load_balance_section(doc, lb)
+    records = [_load(p) for p in sorted(glob.glob(os.path.join(results_dir, "scale", "scale_*.json")))]
+    records = [r for r in records if r and r.get("summary")]
+    if records:
+        scale_section(doc, sorted(records, key=lambda r: r["graph"]["arcs"]))
