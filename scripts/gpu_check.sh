@@ -6,6 +6,8 @@
 #   scripts/gpu_check.sh                 # uses build/
 #   SSSP_BUILD_DIR=/path/to/build scripts/gpu_check.sh
 #   scripts/gpu_check.sh --sanitizers-only   # skip the plain test run
+# Environment: SSSP_CHECK_TOOLS (default "memcheck racecheck synccheck"),
+# SSSP_CHECK_TIMEOUT (seconds per sanitizer run, default 300), SSSP_CHECK_LOGS.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${SSSP_BUILD_DIR:-$root/build}"
@@ -56,7 +58,7 @@ subsets=(
   "test_sssp_random_graphs --gtest_filter=SsspRandomGraphs.BinnedWithoutPersistentGrid:SsspRandomGraphs.TinyAndEdgeless:SsspRandomGraphs.SourceWithoutOutArcs:SsspRandomGraphs.ZeroWeightsAndZeroCycles:SsspRandomGraphs.StarHub:SsspRandomGraphs.DisconnectedParts:SsspSolver.*"
 )
 
-for tool in memcheck racecheck synccheck; do
+for tool in ${SSSP_CHECK_TOOLS:-memcheck racecheck synccheck}; do
   problems=0 failed=0 runs=0
   for subset in "${subsets[@]}"; do
     read -r exe args <<< "$subset"
