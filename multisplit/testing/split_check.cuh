@@ -141,8 +141,14 @@ class DeviceArray {
     return host;
   }
   // Poison: a byte pattern no correct run leaves behind by accident.
+  // Synchronises after the fill: cudaMemset runs on the legacy default stream,
+  // which a cudaStreamNonBlocking stream does not wait for, so without the
+  // sync a split launched on such a stream could race with its own poison
+  // (seen under compute-sanitizer, whose slower kernels widen the window).
   void poison() {
-    if (ptr_ != nullptr) EXPECT_EQ(cudaMemset(ptr_, 0xA5, (count_ + 1) * sizeof(T)), cudaSuccess);
+    if (ptr_ == nullptr) return;
+    EXPECT_EQ(cudaMemset(ptr_, 0xA5, (count_ + 1) * sizeof(T)), cudaSuccess);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   }
   T* get() const { return ptr_; }
   std::size_t size() const { return count_; }
