@@ -9,25 +9,18 @@ Inputs (all optional; a section is left out when its file is absent):
   scale/scale_*.json       records written by `sssp --json` (scripts/scale_run.sh)
 """
 import glob
-import json
 import math
 import os
 
+import plot_results as pr
+
 
 def _load(path):
-    if not os.path.exists(path):
-        return None
-    with open(path) as f:
-        return json.load(f)
+    return pr.load_json(path) if os.path.exists(path) else None
 
 
 def _lg(n):
     return int(round(math.log2(n)))
-
-
-def _span(values, digits=2, suffix="x"):
-    lo, hi = min(values), max(values)
-    return f"{lo:.{digits}f}{suffix}" if abs(hi - lo) < 10 ** -digits else f"{lo:.{digits}f}-{hi:.{digits}f}{suffix}"
 
 
 def sort_section(doc, data):
@@ -58,7 +51,7 @@ def sort_section(doc, data):
     ratios = [float(r[4].rstrip("x")) for r in rows]
     if ratios:
         who = "CUB's onesweep sort wins every row" if max(ratios) < 1 else "the fastest differs by row"
-        doc.add(f"Default vs CUB: {_span(ratios)}; {who}. A multisplit pass reads the keys twice (pre-scan and "
+        doc.add(f"Default vs CUB: {pr.ratio_range(ratios)}; {who}. A multisplit pass reads the keys twice (pre-scan and "
                 "post-scan) where onesweep reads them once per pass.", "")
 
 

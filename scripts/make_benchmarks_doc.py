@@ -64,12 +64,7 @@ def fmt(v, digits=None):
     return f"{v:,.{digits}f}"
 
 
-def xrange_(values, suffix="x"):
-    values = [v for v in values if v and v > 0]
-    if not values:
-        return "-"
-    lo, hi = min(values), max(values)
-    return f"{lo:.2f}{suffix}" if abs(hi - lo) < 0.005 else f"{lo:.2f}-{hi:.2f}{suffix}"
+xrange_ = pr.ratio_range
 
 
 def span(values, form):

@@ -115,6 +115,15 @@ KIND_ORDER = ["power-law (R-MAT/Kronecker)", "uniform random", "grid (road-like)
               "social / web / citation", "mesh"]
 
 
+def ratio_range(values, suffix="x"):
+    """'1.07-1.79x' (or '1.07x' when all equal) over the positive values; '-' when there are none."""
+    values = [v for v in values if v and v > 0]
+    if not values:
+        return "-"
+    lo, hi = min(values), max(values)
+    return f"{lo:.2f}{suffix}" if abs(hi - lo) < 0.005 else f"{lo:.2f}-{hi:.2f}{suffix}"
+
+
 def load_json(path):
     with open(path) as f:
         return json.load(f)

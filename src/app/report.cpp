@@ -188,8 +188,6 @@ std::string format_device_header(const DeviceInfo& d) {
   if (!d.note.empty()) out << " (" << d.note << ")";
   out << "\n";
   if (d.upload_ms) out << "upload        " << format_fixed(*d.upload_ms, 3) << " ms (graph, host to device)\n";
-  if (d.gpu_bytes) out << format_gpu_memory_line(d);
-  if (!d.load_balance.empty()) out << format_load_balance_line(d);
   return out.str();
 }
 

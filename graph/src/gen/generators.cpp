@@ -315,7 +315,7 @@ IntCsr generate(const GeneratorSpec& spec, const WeightRule& weights, std::uint6
   // Refuse before allocating: rmat:30:16 asks for 2^34 entries (about 440 GB
   // to build), and with overcommit a plain allocation "succeeds" and the
   // process dies later without a word.
-  detail::check_graph_fits("--generate " + spec.describe(), 0, generated_vertices(spec), generated_entries(spec),
+  detail::check_graph_fits("--generate " + described, 0, generated_vertices(spec), generated_entries(spec),
                            spec.kind == GeneratorSpec::Kind::Grid || spec.undirected);
   BuildOptions options;
   options.drop_self_loops = true;
