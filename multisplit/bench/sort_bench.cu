@@ -5,14 +5,11 @@
 //
 // For n uniform random 32-bit keys (and pairs with 32-bit values), all 32
 // bits, it times CUB and, for every digit width r asked for (--radix-bits):
-//   block         : BMS post-scan, radix pre-scan (the library default's shape)
-//   block-generic : BMS post-scan, the library's generic ballot pre-scan
-//   warp          : WMS post-scan, radix pre-scan (r <= 5 only: WMS keeps
-//                   per-warp tables and slows down quickly past 32 buckets)
-//   block-tN      : as block, with N keys per thread in the BMS tile instead
-//                   of the library's 16 (r >= 6 only)
-//   sort-tN       : the sort's own post-scan (sort_postscan.cuh: BMS with the
-//                   next tile prefetched by cp.async), N keys per thread
+//   block-tN : the library's pre-scan and BMS post-scan (counting_prescan.cuh,
+//              block_postscan.cuh) with N keys per thread in the BMS tile
+//              (16; 24 and 32 for r >= 6)
+//   warp     : WMS post-scan (r <= 5 only: WMS keeps per-warp tables and
+//              slows down quickly past 32 buckets)
 // and the public sort_keys / sort_pairs ("default"). Times are CUDA events
 // around each call after --warmup untimed calls, median of --runs. "vs CUB"
 // is the rate divided by CUB's. "pass GB/s" is the traffic model of the
@@ -48,7 +45,7 @@ struct Options : RunOptions {
 };
 
 struct Variant {
-  std::string name;  // block, block-generic, warp, block-t24, ..., default
+  std::string name;  // block-t16, block-t24, block-t32, warp, default
   int r = 0;         // 0: the default's choice
   bool is_default = false;
   SortTuning tuning;
@@ -109,11 +106,7 @@ class Bench {
       SortTuning block;
       block.max_radix_bits = r;
       block.method = Method::Block;
-      block.radix_prescan = true;
-      variants.push_back({"block", r, false, block});
-      SortTuning generic = block;
-      generic.radix_prescan = false;
-      variants.push_back({"block-generic", r, false, generic});
+      variants.push_back({"block-t16", r, false, block, 16});
       if (r <= 5) {
         SortTuning warp = block;
         warp.method = Method::Warp;
@@ -124,10 +117,6 @@ class Bench {
       if (r >= 6)
         for (const int items : kBlockItemsChoices)
           if (items != 16) variants.push_back({"block-t" + std::to_string(items), r, false, block, items});
-      SortTuning own = block;
-      own.sort_postscan = true;
-      variants.push_back({"sort-t16", r, false, own, 16});
-      if (r >= 6) variants.push_back({"sort-t24", r, false, own, 24});
     }
     for (const int lg : opt_.n_log2)
       for (const auto& kind : opt_.kinds) table(1u << lg, kind == "pairs", variants);
@@ -200,9 +189,7 @@ class Bench {
       const SortTuning tuning = v.is_default ? default_tuning : v.tuning;
       const int items = pairs ? multisplit::detail::default_block_items<std::uint32_t, std::uint32_t>()
                               : multisplit::detail::default_block_items<std::uint32_t, multisplit::detail::NullValue>();
-      r.variant = v.is_default ? std::string("default (") + (tuning.sort_postscan ? "sort" : "block") +
-                                     (tuning.radix_prescan ? "" : "-generic") + "-t" + std::to_string(items) + ")"
-                               : v.name;
+      r.variant = v.is_default ? std::string("default (block-t") + std::to_string(items) + ")" : v.name;
       r.r = tuning.max_radix_bits;
       r.digits = digit_list(32, tuning.max_radix_bits);
       r.passes = multisplit::detail::DigitPlan::make(32, tuning.max_radix_bits).passes;

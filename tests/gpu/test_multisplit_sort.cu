@@ -201,27 +201,19 @@ TEST(MultisplitSort, NarrowBitRanges) {
 }
 
 // Every tuning sort_bench measures must be correct, not only the default.
-TEST(MultisplitSort, EveryDigitWidthMethodAndPrescan) {
+TEST(MultisplitSort, EveryDigitWidthAndMethod) {
   SKIP_IF_NO_GPU();
   const auto keys = make_keys<std::uint32_t>(100003, Dist::Uniform, 9);
   const auto few = make_keys<std::uint32_t>(4097, Dist::FewDistinct, 10);
   for (int r = 1; r <= 8; ++r) {
     for (const Method method : {Method::Direct, Method::Warp, Method::Block}) {
-      for (const bool radix_prescan : {true, false}) {
-        for (const bool sort_postscan : {false, true}) {
-          if (sort_postscan && method != Method::Block) continue;
-          SortTuning tuning;
-          tuning.max_radix_bits = r;
-          tuning.method = method;
-          tuning.radix_prescan = radix_prescan;
-          tuning.sort_postscan = sort_postscan;
-          SCOPED_TRACE("r=" + std::to_string(r) + " method=" + multisplit::to_string(method) + " radix_prescan=" +
-                       std::to_string(radix_prescan) + " sort_postscan=" + std::to_string(sort_postscan));
-          check_keys_and_pairs(keys, 0, 32, &tuning);
-          check_keys_and_pairs(few, 2, 27, &tuning);
-          if (HasFailure()) return;
-        }
-      }
+      SortTuning tuning;
+      tuning.max_radix_bits = r;
+      tuning.method = method;
+      SCOPED_TRACE("r=" + std::to_string(r) + " method=" + multisplit::to_string(method));
+      check_keys_and_pairs(keys, 0, 32, &tuning);
+      check_keys_and_pairs(few, 2, 27, &tuning);
+      if (HasFailure()) return;
     }
   }
 }
@@ -232,21 +224,16 @@ void check_block_tile() {
   const auto keys = make_keys<std::uint32_t>(100003, Dist::Uniform, 16);
   const auto few = make_keys<std::uint32_t>(6145, Dist::FewDistinct, 17);
   for (int r = 1; r <= 8; ++r) {
-    for (const int variant : {0, 1, 2}) {  // library BMS + radix pre-scan, + generic pre-scan, sort post-scan
-      SortTuning tuning;
-      tuning.max_radix_bits = r;
-      tuning.method = Method::Block;
-      tuning.radix_prescan = variant != 1;
-      tuning.sort_postscan = variant == 2;
-      SCOPED_TRACE("items=" + std::to_string(BlockItems) + " r=" + std::to_string(r) +
-                   " variant=" + std::to_string(variant));
-      check_keys_and_pairs<std::uint32_t, BlockItems>(keys, 0, 32, &tuning);
-      check_keys_and_pairs<std::uint32_t, BlockItems>(few, 1, 30, &tuning);
-      for (const std::uint32_t n : {256u * BlockItems - 1, 256u * BlockItems + 1, 512u * BlockItems + 3})
-        check_keys_and_pairs<std::uint32_t, BlockItems>(make_keys<std::uint32_t>(n, Dist::Reversed, n), 0, 32,
-                                                        &tuning);
-      if (::testing::Test::HasFailure()) return;
-    }
+    SortTuning tuning;
+    tuning.max_radix_bits = r;
+    tuning.method = Method::Block;
+    SCOPED_TRACE("items=" + std::to_string(BlockItems) + " r=" + std::to_string(r));
+    check_keys_and_pairs<std::uint32_t, BlockItems>(keys, 0, 32, &tuning);
+    check_keys_and_pairs<std::uint32_t, BlockItems>(few, 1, 30, &tuning);
+    for (const std::uint32_t n : {256u * BlockItems - 1, 256u * BlockItems + 1, 512u * BlockItems + 3})
+      check_keys_and_pairs<std::uint32_t, BlockItems>(make_keys<std::uint32_t>(n, Dist::Reversed, n), 0, 32,
+                                                      &tuning);
+    if (::testing::Test::HasFailure()) return;
   }
 }
 
@@ -265,11 +252,11 @@ TEST(MultisplitSort, SixtyFourBitKeysAndValues) {
       SCOPED_TRACE("n=" + std::to_string(n) + " bits=[" + std::to_string(begin_bit) + "," + std::to_string(end_bit) +
                    ")");
       check_sort<std::uint64_t, std::uint64_t>(keys, begin_bit, end_bit);
-      for (const bool sort_postscan : {false, true}) {
+      for (const Method method : {Method::Block, Method::Warp}) {
         SortTuning tuning;
-        tuning.max_radix_bits = 8;
-        tuning.sort_postscan = sort_postscan;
-        SCOPED_TRACE("sort_postscan=" + std::to_string(sort_postscan));
+        tuning.max_radix_bits = method == Method::Warp ? 5 : 8;
+        tuning.method = method;
+        SCOPED_TRACE("method=" + std::string(multisplit::to_string(method)));
         check_sort<std::uint64_t, std::uint64_t>(keys, begin_bit, end_bit, &tuning);
         check_sort<std::uint64_t, multisplit::detail::NullValue>(keys, begin_bit, end_bit, &tuning);
       }
@@ -370,10 +357,9 @@ TEST(MultisplitSort, ReportsBadArguments) {
                   nullptr, bytes, in.get(), out.get(), vin.get(), vout.get(), n, 0, 32, 0, tuning)),
               cudaErrorInvalidValue);
   }
-  for (const Method method : {Method::Auto, Method::SortBased, Method::Warp}) {
+  for (const Method method : {Method::Auto, Method::SortBased}) {
     SortTuning tuning;
     tuning.method = method;
-    tuning.sort_postscan = method == Method::Warp;  // the sort post-scan is a block post-scan
     EXPECT_EQ((multisplit::detail::radix_sort<std::uint32_t, std::uint32_t>(
                   nullptr, bytes, in.get(), out.get(), vin.get(), vout.get(), n, 0, 32, 0, tuning)),
               cudaErrorInvalidValue);

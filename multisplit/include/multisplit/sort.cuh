@@ -50,9 +50,10 @@
 // Fewer, wider digits win for keys because every pass re-reads and rewrites
 // all keys and the per-pass cost grows slowly with the digit count up to
 // 256 buckets; pairs move twice the bytes per pass in the post-scan, which
-// then costs more at 256 buckets than a fifth pass of 7 bits saves. With
-// the library's own BMS post-scan (block_postscan_kernel, same tile) a sort
-// took 2-22% longer, with its generic pre-scan another 20-42%. CUB wins
+// then costs more at 256 buckets than a fifth pass of 7 bits saves. (The
+// table was measured with the sort's own cp.async BMS post-scan and radix
+// pre-scan; both have since become the library's block_postscan.cuh and
+// counting_prescan.cuh, which every multisplit now uses.) CUB wins
 // everywhere: its onesweep sort (Adinets & Merrill 2022) reads the keys
 // once per pass, ordering tiles by decoupled look-back (Merrill & Garland
 // 2016), while a multisplit pass reads them twice (pre-scan and post-scan)
@@ -73,20 +74,18 @@ namespace multisplit {
 
 namespace detail {
 // The measured choice (table above): digit bits per pass, the block
-// post-scan of sort_postscan.cuh after a radix pre-scan, and the tile's keys
-// per thread (24 for 32-bit keys alone, else the library's BMS value).
+// post-scan, and the tile's keys per thread (24 for 32-bit keys alone, else
+// the library's BMS value).
 template <class Key, class Value>
 constexpr SortTuning default_sort_tuning() {
   SortTuning tuning;
   tuning.max_radix_bits = has_values<Value>() ? 7 : 8;
   tuning.method = Method::Block;
-  tuning.radix_prescan = true;
-  tuning.sort_postscan = true;
   return tuning;
 }
 template <class Key, class Value>
 constexpr int default_block_items() {
-  return sizeof(Key) == 4 && !has_values<Value>() ? 24 : Policies<Key, Value>::kBlockItems;
+  return Policies<Key, Value>::kBlockItems;
 }
 }  // namespace detail
 

@@ -14,6 +14,7 @@
 #include "../../method.hpp"
 #include "../common.cuh"
 #include "chunk_layout.cuh"
+#include "counting_prescan.cuh"
 #include "policies.cuh"
 #include "sort_based.cuh"
 #include "three_phase_kernels.cuh"
@@ -49,37 +50,37 @@ struct MethodFootprint {
   static std::size_t warp_bytes(std::uint32_t m) {
     return static_cast<std::size_t>(P::kWarpBlockThreads / 32) * warp_postscan_warp_bytes<P::kWarpItems, Key, Value>(m);
   }
-  static std::size_t block_bytes(std::uint32_t m) {
-    return block_postscan_bytes<P::kBlockThreads, P::kBlockItems, Key, Value>(m);
+  static std::size_t block_bytes(std::uint32_t m, bool store_ids) {
+    return block_postscan_bytes<P::kBlockThreads, P::kBlockItems, Key, Value>(m, store_ids);
   }
 };
 
 // The method that actually runs: Auto picks by bucket count (measured on
 // H100/H200, see multisplit/README.md); an explicit method past its limits
 // hands over to the next one that can (Warp -> Block -> Direct -> SortBased).
+// store_ids: the functor keeps state in shared memory (block_postscan.cuh).
 template <class Key, class Value>
-Method resolve(Method requested, std::uint32_t m, std::size_t functor_bytes, const DeviceLimits& limits) {
+Method resolve(Method requested, std::uint32_t m, std::size_t functor_bytes, bool store_ids,
+               const DeviceLimits& limits) {
   using P = Policies<Key, Value>;
   using F = MethodFootprint<Key, Value>;
   const std::size_t budget = limits.max_shared_bytes > functor_bytes ? limits.max_shared_bytes - functor_bytes : 0;
-  const bool direct_ok = F::direct_bytes(m) <= budget &&
-                         static_cast<std::size_t>(m) * sizeof(std::uint32_t) * P::kPrescanMaxWarps / 8 <= budget;
-  const bool block_ok = m <= P::kBlockMaxBuckets && m <= kMaxSharedBucketId + 1 && F::block_bytes(m) <= budget;
+  const bool direct_ok =
+      F::direct_bytes(m) <= budget && counting_prescan_copies(m, functor_bytes, limits.max_shared_bytes) > 0;
+  const bool block_ok = m <= P::kBlockMaxBuckets && m <= kMaxSharedBucketId + 1 && F::block_bytes(m, store_ids) <= budget;
   const bool warp_ok = m <= P::kWarpMaxBuckets && F::warp_bytes(m) <= budget;
 
   Method method = requested;
   if (method == Method::Auto) {
     // The fastest method per bucket count in multisplit_bench on an H200
     // (2^25 and 2^28 uniform keys, delta and identity buckets; see
-    // multisplit/README.md). RB-sort's single CUB pass wins for key-only
-    // splits at 129..256 buckets and from 513 on (two passes lose to BMS
-    // between 257 and 512).
+    // multisplit/README.md). With the counting pre-scan and the prefetching
+    // BMS post-scan, BMS beats RB-sort's single CUB pass for keys up to its
+    // 2048-bucket limit; for pairs RB-sort wins from about 1024 buckets on.
     if (!has_values<Value>()) {
       if (m <= 4) method = Method::Direct;
       else if (m <= 16) method = Method::Warp;
-      else if (m <= 128) method = Method::Block;
-      else if (m <= 256) method = Method::SortBased;
-      else if (m <= 512) method = Method::Block;
+      else if (m <= P::kBlockMaxBuckets) method = Method::Block;
       else method = Method::SortBased;
     } else {
       method = m <= 512 ? Method::Block : Method::SortBased;
@@ -104,7 +105,7 @@ struct ThreePhase {
     bool warp_chunks = false;
     std::uint32_t post_threads = 0, post_grid = 0;
     std::size_t post_smem = 0;
-    std::uint32_t pre_threads = 0, pre_grid = 0;
+    std::uint32_t pre_threads = 0, pre_grid = 0, pre_slices = 1, pre_copies = 1;
     std::size_t pre_smem = 0;
     std::uint32_t functor_bytes = 0;
     TempLayout<kParts> temp;
@@ -113,14 +114,30 @@ struct ThreePhase {
   static auto direct_kernel() { return direct_postscan_kernel<P::kDirectItems, Key, Value, BucketFn>; }
   static auto warp_kernel() { return warp_postscan_kernel<P::kWarpItems, Key, Value, BucketFn>; }
   static auto block_kernel() { return block_postscan_kernel<P::kBlockThreads, P::kBlockItems, Key, Value, BucketFn>; }
-  static auto prescan() { return prescan_kernel<P::kPrescanItems, Key, BucketFn>; }
+  static auto counting_prescan() { return counting_prescan_kernel<kCountingPrescanThreads, Key, BucketFn>; }
 
+  // Opts the kernel in to `smem` bytes of dynamic shared memory. Needed past
+  // 48 KiB of static plus dynamic shared memory, so set whenever the dynamic
+  // part alone comes near (the static part, e.g. a BlockScan's storage, is
+  // not known here).
   template <class Kernel>
   static cudaError_t prepare(Kernel kernel, std::size_t smem) {
-    if (smem > 48 * 1024)
+    if (smem > 40 * 1024)
       MULTISPLIT_RETURN_IF_ERROR(
           cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     return cudaSuccess;
+  }
+
+  // Pre-scan geometry for plan.layout: several blocks per chunk at full
+  // occupancy (counting_prescan.cuh). Call again after re-cutting the layout.
+  static cudaError_t plan_prescan(Plan& plan, std::uint32_t m, const DeviceLimits& limits) {
+    plan.pre_copies = counting_prescan_copies(m, plan.functor_bytes, limits.max_shared_bytes);
+    if (plan.pre_copies == 0) return cudaErrorInvalidConfiguration;
+    plan.pre_slices = counting_prescan_slices(plan.layout, limits.sm_count);
+    plan.pre_threads = kCountingPrescanThreads;
+    plan.pre_smem = counting_prescan_smem(m, plan.pre_copies, plan.functor_bytes);
+    plan.pre_grid = plan.layout.num_chunks * plan.pre_slices;
+    return prepare(counting_prescan(), plan.pre_smem);
   }
 
   static cudaError_t plan(Plan& plan, Method method, std::uint32_t n, std::uint32_t m, const BucketFn& fn,
@@ -149,7 +166,7 @@ struct ThreePhase {
           &blocks_per_sm, warp_kernel(), static_cast<int>(plan.post_threads), plan.post_smem));
     } else {
       plan.post_threads = P::kBlockThreads;
-      plan.post_smem = plan.functor_bytes + F::block_bytes(m);
+      plan.post_smem = plan.functor_bytes + F::block_bytes(m, block_postscan_stores_ids<BucketFn>());
       plan.layout.tile_items = static_cast<std::uint32_t>(P::kBlockThreads) * P::kBlockItems;
       plan.warp_chunks = false;
       MULTISPLIT_RETURN_IF_ERROR(prepare(block_kernel(), plan.post_smem));
@@ -167,17 +184,7 @@ struct ThreePhase {
     plan.layout = ChunkLayout::make(n, plan.layout.tile_items, chunks);
     plan.post_grid = plan.warp_chunks ? div_up(plan.layout.num_chunks, warps_per_block) : plan.layout.num_chunks;
 
-    // Pre-scan: as many warps as shared memory allows (per-warp counters).
-    const std::size_t per_warp = static_cast<std::size_t>(std::max<std::uint32_t>(m, 32)) * sizeof(std::uint32_t);
-    const std::size_t budget = limits.max_shared_bytes - std::min(limits.max_shared_bytes, std::size_t{plan.functor_bytes});
-    std::uint32_t pre_warps = static_cast<std::uint32_t>(std::min<std::size_t>(P::kPrescanMaxWarps, budget / per_warp));
-    if (pre_warps == 0) return cudaErrorInvalidConfiguration;
-    if (plan.warp_chunks) pre_warps = std::min(pre_warps, warps_per_block * 2);
-    plan.pre_threads = pre_warps * 32;
-    plan.pre_smem = plan.functor_bytes + pre_warps * per_warp;
-    plan.pre_grid = plan.warp_chunks ? div_up(plan.layout.num_chunks, pre_warps) : plan.layout.num_chunks;
-    MULTISPLIT_RETURN_IF_ERROR(prepare(prescan(), plan.pre_smem));
-
+    MULTISPLIT_RETURN_IF_ERROR(plan_prescan(plan, m, limits));
     const std::size_t cells = static_cast<std::size_t>(m) * plan.layout.num_chunks;
     if (cells > std::numeric_limits<std::uint32_t>::max()) return cudaErrorInvalidValue;
     plan.temp.bytes[kCounts] = cells * sizeof(std::uint32_t);
@@ -190,6 +197,17 @@ struct ThreePhase {
     return cudaSuccess;
   }
 
+  // Fills counts[b * num_chunks + chunk] (the matrix the scan turns into offsets).
+  static cudaError_t launch_prescan(const Plan& plan, const Key* keys_in, std::uint32_t m, const BucketFn& fn,
+                                    std::uint32_t* counts, cudaStream_t stream) {
+    const int bits = ceil_log2(m);
+    MULTISPLIT_RETURN_IF_ERROR(cudaMemsetAsync(
+        counts, 0, static_cast<std::size_t>(m) * plan.layout.num_chunks * sizeof(std::uint32_t), stream));
+    counting_prescan()<<<plan.pre_grid, plan.pre_threads, plan.pre_smem, stream>>>(
+        keys_in, plan.layout, plan.pre_slices, m, bits, fn, plan.functor_bytes, plan.pre_copies, counts);
+    return cudaGetLastError();
+  }
+
   static cudaError_t run(const Plan& plan, void* d_temp, const Key* keys_in, Key* keys_out, const Value* values_in,
                          Value* values_out, std::uint32_t m, BucketFn fn, std::uint32_t* d_offsets,
                          cudaStream_t stream) {
@@ -199,9 +217,7 @@ struct ThreePhase {
     const int bits = ceil_log2(m);
     const std::uint32_t cells = m * plan.layout.num_chunks;
 
-    prescan()<<<plan.pre_grid, plan.pre_threads, plan.pre_smem, stream>>>(
-        keys_in, plan.layout, m, bits, fn, plan.functor_bytes, plan.warp_chunks, counts);
-    MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
+    MULTISPLIT_RETURN_IF_ERROR(launch_prescan(plan, keys_in, m, fn, counts, stream));
     MULTISPLIT_RETURN_IF_ERROR(cub::DeviceScan::ExclusiveSum(scan_temp, scan_bytes, counts, counts, cells, stream));
     bucket_offsets_kernel<><<<div_up(m + 1, 256), 256, 0, stream>>>(counts, plan.layout.num_chunks, m,
                                                                    plan.layout.n, d_offsets);
@@ -230,7 +246,8 @@ cudaError_t split(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key
     return cudaErrorInvalidValue;
   DeviceLimits limits;
   MULTISPLIT_RETURN_IF_ERROR(query_device(limits));
-  const Method method = resolve<Key, Value>(requested, m, functor_shared_bytes(fn), limits);
+  const Method method =
+      resolve<Key, Value>(requested, m, functor_shared_bytes(fn), block_postscan_stores_ids<BucketFn>(), limits);
   if (method_used != nullptr) *method_used = method;
 
   using Sort = SortBased<Key, Value, BucketFn>;

@@ -29,10 +29,6 @@ struct Policies {
   static constexpr std::size_t kValueBytes = has_values<Value>() ? sizeof(Value) : 0;
   static constexpr bool kWide = sizeof(Key) + kValueBytes > 8;
 
-  // Pre-scan (histograms): keys only, many loads in flight.
-  static constexpr int kPrescanItems = 16;
-  static constexpr int kPrescanMaxWarps = 8;
-
   // DMS: warp chunks, direct scatter. Warps per block shrink with m so that
   // every warp's m running offsets fit in shared memory.
   static constexpr int kDirectItems = kWide ? MULTISPLIT_ITEMS_WIDE : MULTISPLIT_ITEMS_NARROW;

@@ -11,14 +11,10 @@
 //   * the device is queried and each digit width planned once per sort, not
 //     once per pass, and one temporary block serves every pass;
 //   * the digit shift goes to the kernels as a plain functor argument;
-//   * no bucket-offset array is written (a sort does not need it);
-//   * the pre-scan can be radix_prescan_kernel below: a bit digit needs no
-//     ballots to be counted, so shared-memory atomics on per-warp histograms
-//     with 16-byte loads, run at full occupancy (several blocks per chunk,
-//     adding into the zeroed count matrix with global atomics), replace the
-//     generic one-block-per-chunk ballot/match pre-scan. Both produce the
-//     same matrix; sort_bench times both (SortTuning::radix_prescan).
-// The post-scan (DMS, WMS or BMS kernels) is the library's, unchanged.
+//   * no bucket-offset array is written (a sort does not need it).
+// The pre-scan (counting_prescan.cuh) and the post-scans (DMS, WMS, or the
+// cp.async-prefetching BMS of block_postscan.cuh) are the library's own;
+// the BMS tile may differ from the library's (BlockItems).
 #pragma once
 
 #include <cub/device/device_scan.cuh>
@@ -36,7 +32,8 @@
 #include "../common.cuh"
 #include "chunk_layout.cuh"
 #include "dispatch.cuh"
-#include "sort_postscan.cuh"
+#include "block_postscan.cuh"
+#include "counting_prescan.cuh"
 
 namespace multisplit {
 namespace detail {
@@ -46,8 +43,6 @@ namespace detail {
 struct SortTuning {
   int max_radix_bits = 8;          // r: digit bits per pass (1..8); the passes share the bits evenly
   Method method = Method::Block;   // post-scan: Direct, Warp or Block (others are refused)
-  bool radix_prescan = true;       // radix_prescan_kernel instead of the generic pre-scan
-  bool sort_postscan = false;      // Block only: sort_postscan_kernel (BMS with cp.async prefetch), not the library's
 };
 
 // Digit widths of an LSD sort over `bits` bits with at most r bits a pass:
@@ -69,85 +64,6 @@ struct DigitPlan {
   int bits_of(int pass) const { return pass < wide_passes ? narrow_bits + 1 : narrow_bits; }
 };
 
-// ------------------------------------------------------------- pre-scan
-// Counts the digit (key >> shift) & (2^digit_bits - 1) of every key of one
-// slice of one chunk (block b: chunk b / slices, slice b % slices) and adds
-// the counts into counts[digit * num_chunks + chunk], which must be zero on
-// entry. Per-warp histograms in shared memory keep atomic conflicts low for
-// few buckets. Slices are multiples of the vector width, so a 16-byte aligned
-// input stays aligned in every slice; the unaligned head and the tail are
-// counted key by key.
-constexpr int kRadixPrescanThreads = 256;
-constexpr int kRadixPrescanUnroll = 4;      // 16-byte loads in flight per thread
-constexpr int kRadixPrescanBlocksPerSm = 8; // 2048 threads per SM on sm_90: full occupancy
-constexpr std::uint32_t kRadixPrescanMinSlice = 4096;  // keys; small inputs get fewer, fuller blocks
-
-template <int BlockThreads, class Key>
-__global__ void __launch_bounds__(BlockThreads)
-    radix_prescan_kernel(const Key* __restrict__ keys, ChunkLayout layout, std::uint32_t slices, std::uint32_t shift,
-                         std::uint32_t digit_bits, std::uint32_t* __restrict__ counts) {
-  static_assert(16 % sizeof(Key) == 0, "keys must pack into 16-byte vectors");
-  constexpr std::uint32_t kVec = 16 / sizeof(Key);
-  constexpr std::uint32_t kWarps = BlockThreads / kWarpThreads;
-  extern __shared__ __align__(16) std::uint32_t warp_hist[];  // [warp * m + digit]
-  const std::uint32_t m = 1u << digit_bits;
-  const Key mask = static_cast<Key>(m - 1);
-  for (std::uint32_t i = threadIdx.x; i < kWarps * m; i += BlockThreads) warp_hist[i] = 0;
-  __syncthreads();
-
-  const std::uint32_t chunk = blockIdx.x / slices;
-  const std::uint32_t slice = blockIdx.x % slices;
-  const std::uint32_t chunk_begin = layout.begin(chunk);
-  const std::uint32_t chunk_end = layout.end(chunk);
-  const std::uint32_t slice_items = div_up(div_up(chunk_end - chunk_begin, slices), kVec) * kVec;
-  const std::uint64_t first_wide = chunk_begin + static_cast<std::uint64_t>(slice) * slice_items;
-  const std::uint32_t begin = first_wide < chunk_end ? static_cast<std::uint32_t>(first_wide) : chunk_end;
-  const std::uint32_t end = chunk_end - begin > slice_items ? begin + slice_items : chunk_end;
-
-  std::uint32_t* hist = warp_hist + (threadIdx.x / kWarpThreads) * m;
-  auto count = [&](Key key) { atomicAdd(hist + static_cast<std::uint32_t>((key >> shift) & mask), 1u); };
-
-  // Head: keys before the first 16-byte boundary.
-  const std::uint32_t misalign = static_cast<std::uint32_t>((reinterpret_cast<std::uintptr_t>(keys + begin) % 16) /
-                                                            sizeof(Key));
-  const std::uint32_t head = misalign == 0 ? 0u : kVec - misalign;
-  const std::uint32_t vec_begin = end - begin > head ? begin + head : end;
-  for (std::uint32_t i = begin + threadIdx.x; i < vec_begin; i += BlockThreads) count(keys[i]);
-  // Body: 16-byte loads, kRadixPrescanUnroll of them issued before counting.
-  const std::uint32_t num_vecs = (end - vec_begin) / kVec;
-  const uint4* vecs = reinterpret_cast<const uint4*>(keys + vec_begin);
-  std::uint32_t v = threadIdx.x;
-  for (; v + (kRadixPrescanUnroll - 1) * BlockThreads < num_vecs; v += kRadixPrescanUnroll * BlockThreads) {
-    uint4 loaded[kRadixPrescanUnroll];
-#pragma unroll
-    for (int u = 0; u < kRadixPrescanUnroll; ++u) loaded[u] = vecs[v + static_cast<std::uint32_t>(u) * BlockThreads];
-#pragma unroll
-    for (int u = 0; u < kRadixPrescanUnroll; ++u) {
-      Key unpacked[kVec];
-      std::memcpy(unpacked, &loaded[u], 16);
-#pragma unroll
-      for (std::uint32_t k = 0; k < kVec; ++k) count(unpacked[k]);
-    }
-  }
-  for (; v < num_vecs; v += BlockThreads) {
-    const uint4 loaded = vecs[v];
-    Key unpacked[kVec];
-    std::memcpy(unpacked, &loaded, 16);
-#pragma unroll
-    for (std::uint32_t k = 0; k < kVec; ++k) count(unpacked[k]);
-  }
-  // Tail: what is left after the last whole vector.
-  for (std::uint32_t i = vec_begin + num_vecs * kVec + threadIdx.x; i < end; i += BlockThreads) count(keys[i]);
-  __syncthreads();
-
-  for (std::uint32_t d = threadIdx.x; d < m; d += BlockThreads) {
-    std::uint32_t sum = 0;
-#pragma unroll
-    for (std::uint32_t w = 0; w < kWarps; ++w) sum += warp_hist[w * m + d];
-    if (sum != 0) atomicAdd(counts + static_cast<std::size_t>(d) * layout.num_chunks + chunk, sum);
-  }
-}
-
 // ------------------------------------------------------------- one pass
 // BlockItems: keys per thread of the BMS post-scan tile (256 threads). The
 // library's policy value reuses its plan as is; another value re-cuts the
@@ -162,7 +78,6 @@ struct RadixPass {
   static constexpr bool kLibraryTile = BlockItems == P::kBlockItems;
 
   static auto block_kernel() { return block_postscan_kernel<kBlockThreads, BlockItems, Key, Value, Fn>; }
-  static auto sort_kernel() { return sort_postscan_kernel<kBlockThreads, BlockItems, Key, Value>; }
 
   template <class Kernel>
   static cudaError_t blocks_per_sm(Kernel kernel, std::size_t smem, int& blocks) {
@@ -170,29 +85,24 @@ struct RadixPass {
     return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kBlockThreads, smem);
   }
 
-  static cudaError_t plan(Plan& plan, Method method, std::uint32_t n, int digit_bits, bool sort_postscan,
-                          const DeviceLimits& limits) {
+  static cudaError_t plan(Plan& plan, Method method, std::uint32_t n, int digit_bits, const DeviceLimits& limits) {
     const std::uint32_t m = 1u << digit_bits;
     const Fn fn(0, static_cast<std::uint32_t>(digit_bits));
     MULTISPLIT_RETURN_IF_ERROR(Three::plan(plan, method, n, m, fn, limits));
-    if (method != Method::Block || (kLibraryTile && !sort_postscan)) return cudaSuccess;
+    if (method != Method::Block || kLibraryTile) return cudaSuccess;
     // Same rules as ThreePhase::plan (one chunk per resident block, the
     // count matrix kept small next to n), for this tile and kernel.
-    plan.post_smem = sort_postscan ? sort_postscan_bytes<kBlockThreads, BlockItems, Key, Value>(m)
-                                   : block_postscan_bytes<kBlockThreads, BlockItems, Key, Value>(m);
+    plan.post_smem = block_postscan_bytes<kBlockThreads, BlockItems, Key, Value>(m, block_postscan_stores_ids<Fn>());
     if (plan.post_smem > limits.max_shared_bytes) return cudaErrorInvalidConfiguration;
     int blocks_per_sm = 0;
-    if (sort_postscan)
-      MULTISPLIT_RETURN_IF_ERROR(RadixPass::blocks_per_sm(sort_kernel(), plan.post_smem, blocks_per_sm));
-    else
-      MULTISPLIT_RETURN_IF_ERROR(RadixPass::blocks_per_sm(block_kernel(), plan.post_smem, blocks_per_sm));
+    MULTISPLIT_RETURN_IF_ERROR(RadixPass::blocks_per_sm(block_kernel(), plan.post_smem, blocks_per_sm));
     if (blocks_per_sm < 1) return cudaErrorInvalidConfiguration;
     const std::uint32_t sms = static_cast<std::uint32_t>(limits.sm_count);
     const std::uint32_t chunks =
         std::min(static_cast<std::uint32_t>(blocks_per_sm) * sms, std::max(sms, div_up(n, m)));
     plan.layout = ChunkLayout::make(n, static_cast<std::uint32_t>(kBlockThreads) * BlockItems, chunks);
     plan.post_grid = plan.layout.num_chunks;
-    plan.pre_grid = plan.layout.num_chunks;  // generic pre-scan: one block per block chunk
+    MULTISPLIT_RETURN_IF_ERROR(Three::plan_prescan(plan, m, limits));
     const std::size_t cells = static_cast<std::size_t>(m) * plan.layout.num_chunks;
     plan.temp = TempLayout<Three::kParts>();
     plan.temp.bytes[Three::kCounts] = cells * sizeof(std::uint32_t);
@@ -207,8 +117,7 @@ struct RadixPass {
 
   // Stable multisplit of keys_in[0, n) by the digit at `shift` (n = the plan's n > 0).
   static cudaError_t run(const Plan& plan, void* d_temp, const Key* keys_in, Key* keys_out, const Value* values_in,
-                         Value* values_out, std::uint32_t shift, int digit_bits, bool radix_prescan,
-                         bool sort_postscan, int sm_count, cudaStream_t stream) {
+                         Value* values_out, std::uint32_t shift, int digit_bits, cudaStream_t stream) {
     const std::uint32_t m = 1u << digit_bits;
     const Fn fn(shift, static_cast<std::uint32_t>(digit_bits));
     std::uint32_t* counts = plan.temp.template get<std::uint32_t>(d_temp, Three::kCounts);
@@ -217,21 +126,7 @@ struct RadixPass {
     const std::uint32_t num_chunks = plan.layout.num_chunks;
     const std::uint32_t cells = m * num_chunks;
 
-    if (radix_prescan) {
-      const std::uint32_t target_blocks = static_cast<std::uint32_t>(sm_count) * kRadixPrescanBlocksPerSm;
-      const std::uint32_t chunk_items = div_up(plan.layout.n, num_chunks);
-      const std::uint32_t slices = std::max<std::uint32_t>(
-          1, std::min(div_up(target_blocks, num_chunks), div_up(chunk_items, kRadixPrescanMinSlice)));
-      const std::size_t smem =
-          static_cast<std::size_t>(kRadixPrescanThreads / kWarpThreads) * m * sizeof(std::uint32_t);
-      MULTISPLIT_RETURN_IF_ERROR(
-          cudaMemsetAsync(counts, 0, static_cast<std::size_t>(cells) * sizeof(std::uint32_t), stream));
-      radix_prescan_kernel<kRadixPrescanThreads, Key><<<num_chunks * slices, kRadixPrescanThreads, smem, stream>>>(
-          keys_in, plan.layout, slices, shift, static_cast<std::uint32_t>(digit_bits), counts);
-    } else {
-      Three::prescan()<<<plan.pre_grid, plan.pre_threads, plan.pre_smem, stream>>>(
-          keys_in, plan.layout, m, digit_bits, fn, plan.functor_bytes, plan.warp_chunks, counts);
-    }
+    MULTISPLIT_RETURN_IF_ERROR(Three::launch_prescan(plan, keys_in, m, fn, counts, stream));
     MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
     MULTISPLIT_RETURN_IF_ERROR(cub::DeviceScan::ExclusiveSum(scan_temp, scan_bytes, counts, counts, cells, stream));
     if (plan.method == Method::Direct) {
@@ -240,9 +135,6 @@ struct RadixPass {
     } else if (plan.method == Method::Warp) {
       Three::warp_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
           keys_in, keys_out, values_in, values_out, plan.layout, m, digit_bits, fn, plan.functor_bytes, counts);
-    } else if (sort_postscan) {
-      sort_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
-          keys_in, keys_out, values_in, values_out, plan.layout, shift, digit_bits, counts);
     } else {
       block_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
           keys_in, keys_out, values_in, values_out, plan.layout, m, digit_bits, fn, plan.functor_bytes, counts);
@@ -278,8 +170,7 @@ cudaError_t radix_sort(void* d_temp, std::size_t& temp_bytes, const Key* keys_in
   constexpr bool kPairs = has_values<Value>();
   if (n > static_cast<std::uint32_t>(std::numeric_limits<std::int32_t>::max()) || begin_bit < 0 ||
       end_bit > kKeyBits || begin_bit > end_bit || tuning.max_radix_bits < 1 || tuning.max_radix_bits > 8 ||
-      !(tuning.method == Method::Direct || tuning.method == Method::Warp || tuning.method == Method::Block) ||
-      (tuning.sort_postscan && tuning.method != Method::Block))
+      !(tuning.method == Method::Direct || tuning.method == Method::Warp || tuning.method == Method::Block))
     return cudaErrorInvalidValue;
 
   const DigitPlan digits = DigitPlan::make(end_bit - begin_bit, tuning.max_radix_bits);
@@ -290,16 +181,16 @@ cudaError_t radix_sort(void* d_temp, std::size_t& temp_bytes, const Key* keys_in
   TempLayout<kParts> layout;
   if (n > 0 && digits.passes > 0) {
     MULTISPLIT_RETURN_IF_ERROR(query_device(limits));
-    const Method narrow_method = resolve<Key, Value>(tuning.method, 1u << digits.narrow_bits, 0, limits);
+    const Method narrow_method = resolve<Key, Value>(tuning.method, 1u << digits.narrow_bits, 0, false, limits);
     if (narrow_method == Method::SortBased) return cudaErrorNotSupported;
     MULTISPLIT_RETURN_IF_ERROR(
-        Pass::plan(narrow_plan, narrow_method, n, digits.narrow_bits, tuning.sort_postscan, limits));
+        Pass::plan(narrow_plan, narrow_method, n, digits.narrow_bits, limits));
     std::size_t pass_bytes = narrow_plan.temp.total;
     if (digits.wide_passes > 0) {
-      const Method wide_method = resolve<Key, Value>(tuning.method, 2u << digits.narrow_bits, 0, limits);
+      const Method wide_method = resolve<Key, Value>(tuning.method, 2u << digits.narrow_bits, 0, false, limits);
       if (wide_method == Method::SortBased) return cudaErrorNotSupported;
       MULTISPLIT_RETURN_IF_ERROR(
-          Pass::plan(wide_plan, wide_method, n, digits.narrow_bits + 1, tuning.sort_postscan, limits));
+          Pass::plan(wide_plan, wide_method, n, digits.narrow_bits + 1, limits));
       pass_bytes = std::max(pass_bytes, wide_plan.temp.total);
     }
     layout.bytes[kAltKeys] = static_cast<std::size_t>(n) * sizeof(Key);
@@ -334,8 +225,7 @@ cudaError_t radix_sort(void* d_temp, std::size_t& temp_bytes, const Key* keys_in
     const int bits = digits.bits_of(pass);
     const auto& plan = bits == digits.narrow_bits ? narrow_plan : wide_plan;
     MULTISPLIT_RETURN_IF_ERROR(Pass::run(plan, pass_temp, src_keys, dst_keys, src_values, dst_values,
-                                         static_cast<std::uint32_t>(shift), bits, tuning.radix_prescan,
-                                         tuning.sort_postscan, limits.sm_count, stream));
+                                         static_cast<std::uint32_t>(shift), bits, stream));
     src_keys = dst_keys;
     src_values = dst_values;
     shift += bits;

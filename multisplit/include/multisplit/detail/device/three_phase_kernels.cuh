@@ -19,10 +19,11 @@
 
 #include <cstdint>
 
-#include "../block/block_combine.cuh"
 #include "../common.cuh"
 #include "../warp/warp_match.cuh"
+#include "block_postscan.cuh"
 #include "chunk_layout.cuh"
+#include "counting_prescan.cuh"
 #include "policies.cuh"
 
 namespace multisplit {
@@ -32,82 +33,7 @@ namespace detail {
 constexpr std::uint32_t kMaxSharedBucketId = 0xFFFFu;
 
 // ---------------------------------------------------------------- pre-scan
-// Shared memory: functor bytes, then num_warps * max(m, 32) counters.
-template <int ItemsPerThread, class Key, class BucketFn>
-__global__ void prescan_kernel(const Key* __restrict__ keys, ChunkLayout layout, std::uint32_t m, int bits,
-                               BucketFn bucket_fn, std::uint32_t functor_bytes, bool warp_chunks,
-                               std::uint32_t* __restrict__ counts) {
-  extern __shared__ __align__(16) unsigned char smem[];
-  const BucketFn fn = bind_functor(bucket_fn, smem);
-  const std::uint32_t num_warps = blockDim.x / kWarpThreads;
-  const std::uint32_t warp = threadIdx.x / kWarpThreads;
-  const std::uint32_t lane = lane_id();
-  const std::uint32_t stride_m = m > 32 ? m : 32;
-  std::uint32_t* warp_counts = reinterpret_cast<std::uint32_t*>(smem + functor_bytes) + warp * stride_m;
-  if (m > 32) {
-    for (std::uint32_t b = lane; b < m; b += kWarpThreads) warp_counts[b] = 0;
-    __syncwarp();
-  }
-
-  constexpr std::uint32_t kSubtile = kWarpThreads * ItemsPerThread;
-  const std::uint32_t chunk = warp_chunks ? blockIdx.x * num_warps + warp : blockIdx.x;
-  std::uint32_t first = 0, end = 0, stride = kSubtile;
-  if (chunk < layout.num_chunks) {
-    first = layout.begin(chunk);
-    end = layout.end(chunk);
-    if (!warp_chunks) {
-      first += warp * kSubtile;
-      stride = num_warps * kSubtile;
-    }
-  }
-
-  std::uint32_t my_count = 0;  // m <= 32: keys of bucket `lane`
-  for (std::uint32_t base = first; base < end; base += stride) {
-    Key key[ItemsPerThread];
-#pragma unroll
-    for (int j = 0; j < ItemsPerThread; ++j) {
-      const std::uint32_t idx = base + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
-      if (idx < end) key[j] = keys[idx];
-    }
-#pragma unroll
-    for (int j = 0; j < ItemsPerThread; ++j) {
-      const std::uint32_t idx = base + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
-      const bool valid = idx < end;
-      const std::uint32_t valid_mask = __ballot_sync(kFullMask, valid);
-      if (valid_mask == 0) break;  // warp-uniform
-      const std::uint32_t b = valid ? bucket_of(fn, key[j], m) : 0u;
-      if (m <= 32) {
-        const WindowMatch match = warp_match_small(b, valid_mask, bits);
-        if (lane < m) my_count += static_cast<std::uint32_t>(__popc(match.lane_bucket));
-      } else {
-        const std::uint32_t peers = warp_peers(b, valid_mask, bits);
-        if (valid && static_cast<std::uint32_t>(__ffs(peers) - 1) == lane)
-          atomicAdd(warp_counts + b, static_cast<std::uint32_t>(__popc(peers)));
-      }
-    }
-  }
-
-  if (warp_chunks) {
-    if (chunk >= layout.num_chunks) return;
-    if (m <= 32) {
-      if (lane < m) counts[lane * layout.num_chunks + chunk] = my_count;
-    } else {
-      __syncwarp();
-      for (std::uint32_t b = lane; b < m; b += kWarpThreads) counts[b * layout.num_chunks + chunk] = warp_counts[b];
-    }
-    return;
-  }
-  // Block chunk: add the warps' counts.
-  if (m <= 32) warp_counts[lane] = lane < m ? my_count : 0u;
-  __syncthreads();
-  if (chunk >= layout.num_chunks) return;
-  const std::uint32_t* all_counts = reinterpret_cast<const std::uint32_t*>(smem + functor_bytes);
-  for (std::uint32_t b = threadIdx.x; b < m; b += blockDim.x) {
-    std::uint32_t sum = 0;
-    for (std::uint32_t w = 0; w < num_warps; ++w) sum += all_counts[w * stride_m + b];
-    counts[b * layout.num_chunks + chunk] = sum;
-  }
-}
+// counting_prescan.cuh (shared with the radix sort passes).
 
 // First output position of every bucket: the scanned matrix's column 0.
 // (A template so that the header can be included by many translation units.)
@@ -317,121 +243,7 @@ __global__ void warp_postscan_kernel(const Key* __restrict__ keys_in, Key* __res
 }
 
 // ------------------------------------------------------- post-scan: BMS
-// Shared memory: functor bytes, keys[TILE], values[TILE], bucket ids[TILE]
-// (u16), running[m], warp_counts[W * max(m, 32)], tile_start[m + 1].
-template <int BlockThreads, int ItemsPerThread, class Key, class Value>
-__host__ __device__ constexpr std::size_t block_postscan_bytes(std::uint32_t m) {
-  constexpr std::size_t kTile = static_cast<std::size_t>(BlockThreads) * ItemsPerThread;
-  constexpr std::size_t kWarps = BlockThreads / kWarpThreads;
-  std::size_t bytes = align_up(kTile * sizeof(Key), 16);
-  if constexpr (has_values<Value>()) bytes += align_up(kTile * sizeof(Value), 16);
-  bytes += align_up(kTile * sizeof(std::uint16_t), 16);
-  const std::size_t mm = m > 32 ? m : 32;
-  bytes += align_up((mm + kWarps * mm + mm + 1) * sizeof(std::uint32_t), 16);
-  return bytes;
-}
-
-template <int BlockThreads, int ItemsPerThread, class Key, class Value, class BucketFn>
-__global__ void __launch_bounds__(BlockThreads, MULTISPLIT_BLOCK_MIN_BLOCKS)
-    block_postscan_kernel(const Key* __restrict__ keys_in, Key* __restrict__ keys_out,
-                          const Value* __restrict__ values_in, Value* __restrict__ values_out, ChunkLayout layout,
-                          std::uint32_t m, int bits, BucketFn bucket_fn, std::uint32_t functor_bytes,
-                          const std::uint32_t* __restrict__ offsets) {
-  using Combine = BlockCombine<BlockThreads>;
-  __shared__ typename Combine::TempStorage scan_storage;
-  extern __shared__ __align__(16) unsigned char smem[];
-  const BucketFn fn = bind_functor(bucket_fn, smem);
-  constexpr std::uint32_t kWarps = BlockThreads / kWarpThreads;
-  constexpr std::uint32_t kSubtile = kWarpThreads * ItemsPerThread;
-  constexpr std::uint32_t kTile = kWarps * kSubtile;
-  const std::uint32_t warp = threadIdx.x / kWarpThreads;
-  const std::uint32_t lane = lane_id();
-  const std::uint32_t chunk = blockIdx.x;
-
-  unsigned char* cursor = smem + functor_bytes;
-  Key* tile_keys = reinterpret_cast<Key*>(cursor);
-  cursor += align_up(kTile * sizeof(Key), 16);
-  Value* tile_values = reinterpret_cast<Value*>(cursor);
-  if constexpr (has_values<Value>()) cursor += align_up(kTile * sizeof(Value), 16);
-  std::uint16_t* tile_buckets = reinterpret_cast<std::uint16_t*>(cursor);
-  cursor += align_up(kTile * sizeof(std::uint16_t), 16);
-  const std::uint32_t mm = m > 32 ? m : 32;
-  std::uint32_t* running = reinterpret_cast<std::uint32_t*>(cursor);
-  std::uint32_t* warp_counts = running + mm;  // [w * m + b]
-  std::uint32_t* tile_start = warp_counts + kWarps * mm;
-
-  for (std::uint32_t b = threadIdx.x; b < m; b += BlockThreads) {
-    running[b] = offsets[b * layout.num_chunks + chunk];
-    for (std::uint32_t w = 0; w < kWarps; ++w) warp_counts[w * m + b] = 0;
-  }
-  __syncthreads();
-
-  const std::uint32_t end = layout.end(chunk);
-  for (std::uint32_t tile_base = layout.begin(chunk); tile_base < end; tile_base += kTile) {
-    const std::uint32_t base = tile_base + warp * kSubtile;
-    Key key[ItemsPerThread];
-    std::uint32_t bucket_rank[ItemsPerThread];  // bucket | warp-local rank << 16
-#pragma unroll
-    for (int j = 0; j < ItemsPerThread; ++j) {
-      const std::uint32_t idx = base + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
-      if (idx < end) key[j] = keys_in[idx];
-    }
-    // Warp-local ranks: input order inside the warp's sub-tile.
-    std::uint32_t lane_count = 0;
-    std::uint32_t* my_counts = warp_counts + warp * m;
-#pragma unroll
-    for (int j = 0; j < ItemsPerThread; ++j) {
-      const std::uint32_t idx = base + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
-      const bool valid = idx < end;
-      const std::uint32_t valid_mask = __ballot_sync(kFullMask, valid);
-      const std::uint32_t b = valid ? bucket_of(fn, key[j], m) : 0u;
-      std::uint32_t rank;
-      if (m <= 32) {
-        const WindowMatch match = warp_match_small(b, valid_mask, bits);
-        rank = __shfl_sync(kFullMask, lane_count, static_cast<int>(b)) +
-               static_cast<std::uint32_t>(__popc(match.peers & lanemask_lt()));
-        if (lane < m) lane_count += static_cast<std::uint32_t>(__popc(match.lane_bucket));
-      } else {
-        rank = warp_rank_shared(my_counts, b, valid, valid_mask, bits);
-      }
-      bucket_rank[j] = b | (rank << 16);
-    }
-    if (m <= 32 && lane < m) my_counts[lane] = lane_count;
-    __syncthreads();
-    Combine::run(scan_storage, warp_counts, tile_start, m, kWarps);
-    // Reorder the block tile by bucket in shared memory.
-#pragma unroll
-    for (int j = 0; j < ItemsPerThread; ++j) {
-      const std::uint32_t idx = base + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
-      if (idx < end) {
-        const std::uint32_t b = bucket_rank[j] & 0xFFFFu;
-        const std::uint32_t pos = my_counts[b] + (bucket_rank[j] >> 16);
-        tile_keys[pos] = key[j];
-        tile_buckets[pos] = static_cast<std::uint16_t>(b);
-        if constexpr (has_values<Value>()) tile_values[pos] = values_in[idx];
-      }
-    }
-    __syncthreads();
-    const std::uint32_t tile_total = tile_start[m];
-#pragma unroll
-    for (int j = 0; j < ItemsPerThread; ++j) {
-      const std::uint32_t slot = static_cast<std::uint32_t>(j) * BlockThreads + threadIdx.x;
-      if (slot < tile_total) {
-        const std::uint32_t b = tile_buckets[slot];
-        const std::uint32_t dest = running[b] + slot - tile_start[b];
-        keys_out[dest] = tile_keys[slot];
-        if constexpr (has_values<Value>()) values_out[dest] = tile_values[slot];
-      }
-    }
-    __syncthreads();
-    for (std::uint32_t b = threadIdx.x; b < m; b += BlockThreads) {
-      running[b] += tile_start[b + 1] - tile_start[b];
-      if (m > 32)
-        for (std::uint32_t w = 0; w < kWarps; ++w) warp_counts[w * m + b] = 0;
-    }
-    __syncthreads();
-  }
-}
+// block_postscan.cuh (shared with the radix sort passes).
 
 }  // namespace detail
 }  // namespace multisplit

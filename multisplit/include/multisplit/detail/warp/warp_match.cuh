@@ -19,8 +19,12 @@ namespace multisplit {
 namespace detail {
 
 // Ballots are cheaper than __match_any_sync for few bits; above this many bits
-// of bucket id we switch to __match_any_sync.
-constexpr int kBallotMaxBits = 8;
+// of bucket id we switch to __match_any_sync. (A macro so that
+// multisplit_bench variants can move the crossover; users need not.)
+#ifndef MULTISPLIT_BALLOT_MAX_BITS
+#define MULTISPLIT_BALLOT_MAX_BITS 8
+#endif
+constexpr int kBallotMaxBits = MULTISPLIT_BALLOT_MAX_BITS;
 
 struct WindowMatch {
   std::uint32_t peers;        // valid lanes whose bucket equals mine (includes me if I am valid)

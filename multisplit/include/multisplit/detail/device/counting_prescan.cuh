@@ -1,0 +1,204 @@
+// Pre-scan of every three-phase multisplit (and of each radix sort pass):
+// counts the buckets of every chunk into counts[b * num_chunks + chunk].
+//
+// It only counts, so the order in which a block meets its keys does not
+// matter. That frees it from the post-scan's tile shape: each chunk is cut
+// into `slices` (several blocks per chunk, so the grid fills every SM even
+// when the post-scan has one chunk per resident block), keys arrive as
+// 16-byte vectors, and every block adds its totals into the zeroed count
+// matrix with one global atomic per (bucket, block).
+//
+// Counting per key:
+//   m <= 32: ceil(log2 m) ballots per 32 keys give every lane the number of
+//            keys in the bucket numbered like the lane (Ashkiani et al.,
+//            GPU Multisplit, section 4.1) -- no shared memory traffic;
+//   m > 32 : a shared-memory atomic per key into one of `hist_copies`
+//            histograms (warps share copies round-robin); when all of a
+//            warp's keys of one vector load share one bucket, one atomic
+//            adds them all, so a skewed input does not serialise on one
+//            counter.
+// All loops are block-uniform, so every lane reaches every ballot.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "../common.cuh"
+#include "chunk_layout.cuh"
+
+namespace multisplit {
+namespace detail {
+
+constexpr int kCountingPrescanThreads = 256;
+constexpr int kCountingPrescanUnroll = 4;          // vector loads in flight per thread
+constexpr int kCountingPrescanBlocksPerSm = 8;     // 2048 threads per SM on sm_90: full occupancy
+constexpr std::uint32_t kCountingPrescanMinSlice = 4096;  // keys; small chunks get fewer, fuller blocks
+constexpr std::size_t kCountingPrescanSmemTarget = 24 * 1024;  // per block, so 8 blocks fit an SM
+
+// Keys that pack into 16 bytes are loaded as uint4; others one at a time.
+template <class Key>
+struct PrescanVector {
+  static constexpr bool kPacked = sizeof(Key) <= 16 && 16 % sizeof(Key) == 0 && std::is_trivially_copyable<Key>::value;
+  static constexpr std::uint32_t kKeys = kPacked ? static_cast<std::uint32_t>(16 / sizeof(Key)) : 1u;
+  using Type = std::conditional_t<kPacked, uint4, Key>;
+};
+
+// Shared memory of one block: the functor's bytes, then the histograms.
+inline std::size_t counting_prescan_smem(std::uint32_t m, std::uint32_t hist_copies, std::size_t functor_bytes) {
+  const std::size_t cells = m <= 32 ? static_cast<std::size_t>(kCountingPrescanThreads / kWarpThreads) * 32
+                                    : static_cast<std::size_t>(hist_copies) * m;
+  return functor_bytes + cells * sizeof(std::uint32_t);
+}
+
+// How many histogram copies (m > 32) fit the per-block target; at least one
+// if one fits the device at all (0 = it does not).
+inline std::uint32_t counting_prescan_copies(std::uint32_t m, std::size_t functor_bytes, std::size_t max_smem) {
+  if (m <= 32) return 1;
+  const std::size_t one = static_cast<std::size_t>(m) * sizeof(std::uint32_t);
+  if (functor_bytes + one > max_smem) return 0;
+  const std::size_t target = kCountingPrescanSmemTarget > functor_bytes ? kCountingPrescanSmemTarget - functor_bytes : 0;
+  std::size_t copies = target / one;
+  const std::size_t warps = kCountingPrescanThreads / kWarpThreads;
+  if (copies > warps) copies = warps;
+  return copies < 1 ? 1u : static_cast<std::uint32_t>(copies);
+}
+
+// Slices per chunk: enough blocks for full occupancy, none under the minimum.
+inline std::uint32_t counting_prescan_slices(const ChunkLayout& layout, int sm_count) {
+  const std::uint32_t target_blocks = static_cast<std::uint32_t>(sm_count) * kCountingPrescanBlocksPerSm;
+  const std::uint32_t chunk_items = div_up(layout.n, layout.num_chunks);
+  const std::uint32_t by_occupancy = div_up(target_blocks, layout.num_chunks);
+  const std::uint32_t by_size = div_up(chunk_items, kCountingPrescanMinSlice);
+  const std::uint32_t slices = by_occupancy < by_size ? by_occupancy : by_size;
+  return slices < 1 ? 1u : slices;
+}
+
+// Block b counts slice b % slices of chunk b / slices; counts must be zero
+// on entry. Shared memory: counting_prescan_smem(m, hist_copies, functor_bytes).
+template <int BlockThreads, class Key, class BucketFn>
+__global__ void __launch_bounds__(BlockThreads)
+    counting_prescan_kernel(const Key* __restrict__ keys, ChunkLayout layout, std::uint32_t slices, std::uint32_t m,
+                            int bits, BucketFn bucket_fn, std::uint32_t functor_bytes, std::uint32_t hist_copies,
+                            std::uint32_t* __restrict__ counts) {
+  using Vec = PrescanVector<Key>;
+  constexpr std::uint32_t kVec = Vec::kKeys;
+  constexpr std::uint32_t kWarps = BlockThreads / kWarpThreads;
+  constexpr std::uint32_t kUnroll = kCountingPrescanUnroll;
+  extern __shared__ __align__(16) unsigned char smem[];
+  const BucketFn fn = bind_functor(bucket_fn, smem);
+  std::uint32_t* hist = reinterpret_cast<std::uint32_t*>(smem + functor_bytes);
+  const bool small = m <= 32;
+  const std::uint32_t lane = lane_id();
+  const std::uint32_t warp = threadIdx.x / kWarpThreads;
+  if (!small) {
+    for (std::uint32_t i = threadIdx.x; i < hist_copies * m; i += BlockThreads) hist[i] = 0;
+    __syncthreads();
+  }
+  std::uint32_t* my_hist = hist + (warp % hist_copies) * m;
+  std::uint32_t lane_count = 0;  // m <= 32: keys of bucket `lane` seen by this warp
+
+  // Counts Count keys per lane; all lanes of the warp call it together
+  // (block-uniform loops).
+  auto count = [&](const Key* key, auto count_tag, bool valid) {
+    constexpr std::uint32_t kCount = decltype(count_tag)::value;
+    std::uint32_t b[kCount];
+#pragma unroll
+    for (std::uint32_t k = 0; k < kCount; ++k) b[k] = valid ? bucket_of(fn, key[k], m) : 0u;
+    if (small) {
+      const std::uint32_t valid_lanes = __ballot_sync(kFullMask, valid);
+#pragma unroll
+      for (std::uint32_t k = 0; k < kCount; ++k) {
+        // own: lanes holding a key of bucket `lane` (all bits agree with lane's).
+        std::uint32_t own = valid_lanes;
+        for (int bit = 0; bit < bits; ++bit) {
+          const std::uint32_t ballot = __ballot_sync(kFullMask, (b[k] >> bit) & 1u);
+          own &= ~(ballot ^ (0u - ((lane >> bit) & 1u)));
+        }
+        lane_count += static_cast<std::uint32_t>(__popc(own));
+      }
+    } else {
+      const std::uint32_t first = __shfl_sync(kFullMask, b[0], 0);
+      bool same = valid;
+#pragma unroll
+      for (std::uint32_t k = 0; k < kCount; ++k) same = same && b[k] == first;
+      if (__all_sync(kFullMask, same)) {
+        if (lane == 0) atomicAdd(my_hist + first, kWarpThreads * kCount);
+      } else if (valid) {
+#pragma unroll
+        for (std::uint32_t k = 0; k < kCount; ++k) atomicAdd(my_hist + b[k], 1u);
+      }
+    }
+  };
+  using One = std::integral_constant<std::uint32_t, 1>;
+  using Whole = std::integral_constant<std::uint32_t, kVec>;
+  auto count_vector = [&](const typename Vec::Type& loaded, bool valid) {
+    Key unpacked[kVec];
+    std::memcpy(unpacked, &loaded, sizeof(unpacked));
+    count(unpacked, Whole{}, valid);
+  };
+
+  const std::uint32_t chunk = blockIdx.x / slices;
+  const std::uint32_t slice = blockIdx.x % slices;
+  const std::uint32_t chunk_begin = layout.begin(chunk);
+  const std::uint32_t chunk_end = layout.end(chunk);
+  const std::uint32_t slice_items = div_up(div_up(chunk_end - chunk_begin, slices), kVec) * kVec;
+  const std::uint64_t first_wide = chunk_begin + static_cast<std::uint64_t>(slice) * slice_items;
+  const std::uint32_t begin = first_wide < chunk_end ? static_cast<std::uint32_t>(first_wide) : chunk_end;
+  const std::uint32_t end = chunk_end - begin > slice_items ? begin + slice_items : chunk_end;
+
+  // Head: keys before the first 16-byte boundary (fewer than kVec).
+  const std::uint32_t misalign =
+      kVec == 1 ? 0u
+                : static_cast<std::uint32_t>((reinterpret_cast<std::uintptr_t>(keys + begin) % 16) / sizeof(Key));
+  const std::uint32_t head = misalign == 0 ? 0u : kVec - misalign;
+  const std::uint32_t vec_begin = end - begin > head ? begin + head : end;
+  if (vec_begin > begin) {
+    const std::uint32_t i = begin + threadIdx.x;
+    const bool valid = i < vec_begin;
+    const Key key = valid ? keys[i] : Key();
+    count(&key, One{}, valid);
+  }
+  // Body: whole vectors, kUnroll loads issued before counting.
+  const std::uint32_t num_vecs = (end - vec_begin) / kVec;
+  const auto* vecs = reinterpret_cast<const typename Vec::Type*>(keys + vec_begin);
+  std::uint32_t base = 0;
+  for (; base + kUnroll * BlockThreads <= num_vecs; base += kUnroll * BlockThreads) {
+    typename Vec::Type loaded[kUnroll];
+#pragma unroll
+    for (std::uint32_t u = 0; u < kUnroll; ++u) loaded[u] = vecs[base + u * BlockThreads + threadIdx.x];
+#pragma unroll
+    for (std::uint32_t u = 0; u < kUnroll; ++u) count_vector(loaded[u], true);
+  }
+  for (; base < num_vecs; base += BlockThreads) {
+    const std::uint32_t v = base + threadIdx.x;
+    const bool valid = v < num_vecs;
+    typename Vec::Type loaded{};
+    if (valid) loaded = vecs[v];
+    count_vector(loaded, valid);
+  }
+  // Tail: keys after the last whole vector (fewer than kVec).
+  const std::uint32_t tail_begin = vec_begin + num_vecs * kVec;
+  if (tail_begin < end) {
+    const std::uint32_t i = tail_begin + threadIdx.x;
+    const bool valid = i < end;
+    const Key key = valid ? keys[i] : Key();
+    count(&key, One{}, valid);
+  }
+
+  if (small) hist[warp * 32 + lane] = lane_count;
+  __syncthreads();
+  const std::uint32_t copies = small ? kWarps : hist_copies;
+  const std::uint32_t stride = small ? 32u : m;
+  for (std::uint32_t b = threadIdx.x; b < m; b += BlockThreads) {
+    std::uint32_t sum = 0;
+    for (std::uint32_t c = 0; c < copies; ++c) sum += hist[c * stride + b];
+    if (sum != 0) atomicAdd(counts + static_cast<std::size_t>(b) * layout.num_chunks + chunk, sum);
+  }
+}
+
+}  // namespace detail
+}  // namespace multisplit
