@@ -80,133 +80,113 @@ __device__ __forceinline__ void prefetch_tile(T* stage, const T* src, std::uint3
   }
 }
 
-// Shared memory: functor bytes, two key stages [TILE], two value stages
-// [TILE] (pairs), bucket ids [TILE] (u16, stateful functors only), then
-// running[mm], warp_counts[W * mm], tile_start[mm + 1], shift[mm]
-// (mm = max(m, 32)).
-template <int BlockThreads, int Items, class Key, class Value>
-__host__ __device__ constexpr std::size_t block_postscan_bytes(std::uint32_t m, bool store_ids) {
-  constexpr std::size_t kTile = static_cast<std::size_t>(BlockThreads) * Items;
-  constexpr std::size_t kWarps = BlockThreads / kWarpThreads;
-  std::size_t bytes = 2 * align_up(kTile * sizeof(Key), 16);
-  if constexpr (has_values<Value>()) bytes += 2 * align_up(kTile * sizeof(Value), 16);
-  if (store_ids) bytes += align_up(kTile * sizeof(std::uint16_t), 16);
-  const std::size_t mm = m > 32 ? m : 32;
-  bytes += align_up((mm + kWarps * mm + mm + 1 + mm) * sizeof(std::uint32_t), 16);
-  return bytes;
-}
+// Stands in for the bucket functor where only sizes are asked for.
+struct NoBucketFn {};
 
-template <class BucketFn>
-constexpr bool block_postscan_stores_ids() {
-  return has_shared_binding<BucketFn>::value;
-}
-
+// One block tile of BMS, shared by the three-phase post-scan below and the
+// single-pass split (block_onesweep.cuh): rank, combine, reorder, write.
+// Shared memory: functor bytes, `Stages` key buffers [TILE], `Stages` value
+// buffers [TILE] (pairs), bucket ids [TILE] (u16, stateful functors only),
+// then running[mm], warp_counts[W * mm], tile_start[mm + 1], shift[mm]
+// (mm = max(m, 32)). The key/value buffer a tile was ranked from doubles as
+// its reorder buffer.
 template <int BlockThreads, int Items, class Key, class Value, class BucketFn>
-__global__ void __launch_bounds__(BlockThreads, MULTISPLIT_BLOCK_MIN_BLOCKS)
-    block_postscan_kernel(const Key* __restrict__ keys_in, Key* __restrict__ keys_out,
-                          const Value* __restrict__ values_in, Value* __restrict__ values_out, ChunkLayout layout,
-                          std::uint32_t m, int bits, BucketFn bucket_fn, std::uint32_t functor_bytes,
-                          const std::uint32_t* __restrict__ offsets) {
-  constexpr bool kPairs = has_values<Value>();
-  constexpr bool kStoreIds = block_postscan_stores_ids<BucketFn>();
-  using Combine = BlockCombine<BlockThreads>;
-  __shared__ typename Combine::TempStorage scan_storage;
-  extern __shared__ __align__(16) unsigned char smem[];
-  const BucketFn fn = bind_functor(bucket_fn, smem);
-  constexpr std::uint32_t kWarps = BlockThreads / kWarpThreads;
-  constexpr std::uint32_t kSubtile = kWarpThreads * Items;
-  constexpr std::uint32_t kTile = kWarps * kSubtile;
-  const std::uint32_t warp = threadIdx.x / kWarpThreads;
-  const std::uint32_t lane = lane_id();
-  const std::uint32_t chunk = blockIdx.x;
-
-  // Stage s starts at stages + s * kStage (arithmetic, not an array of two
+struct BlockTileSplit {
+  static constexpr bool kPairs = has_values<Value>();
+  static constexpr bool kStoreIds = has_shared_binding<BucketFn>::value;
+  static constexpr std::uint32_t kWarps = BlockThreads / kWarpThreads;
+  static constexpr std::uint32_t kSubtile = kWarpThreads * Items;
+  static constexpr std::uint32_t kTile = kWarps * kSubtile;
+  // Stage s starts at stage_base + s * kStage (arithmetic, not an array of
   // pointers: a run-time index into one would put it in local memory).
-  constexpr std::uint32_t kKeyStage = static_cast<std::uint32_t>(align_up(kTile * sizeof(Key), 16) / sizeof(Key));
-  constexpr std::uint32_t kValueStage =
+  static constexpr std::uint32_t kKeyStage = static_cast<std::uint32_t>(align_up(kTile * sizeof(Key), 16) / sizeof(Key));
+  static constexpr std::uint32_t kValueStage =
       kPairs ? static_cast<std::uint32_t>(align_up(kTile * sizeof(Value), 16) / sizeof(Value)) : 0u;
-  unsigned char* cursor = smem + functor_bytes;
-  Key* const key_stages = reinterpret_cast<Key*>(cursor);
-  cursor += 2 * align_up(kTile * sizeof(Key), 16);
-  Value* const value_stages = reinterpret_cast<Value*>(cursor);
-  if constexpr (kPairs) cursor += 2 * align_up(kTile * sizeof(Value), 16);
-  std::uint16_t* const tile_ids = reinterpret_cast<std::uint16_t*>(cursor);
-  if constexpr (kStoreIds) cursor += align_up(kTile * sizeof(std::uint16_t), 16);
-  const std::uint32_t mm = m > 32 ? m : 32;
-  std::uint32_t* const running = reinterpret_cast<std::uint32_t*>(cursor);  // next output slot of each bucket
-  std::uint32_t* const warp_counts = running + mm;                           // [w * m + b]
-  std::uint32_t* const tile_start = warp_counts + kWarps * mm;               // [m + 1]
-  std::uint32_t* const out_shift = tile_start + mm + 1;                      // slot -> output position
+  using Combine = BlockCombine<BlockThreads>;
 
-  for (std::uint32_t b = threadIdx.x; b < m; b += BlockThreads) {
-    running[b] = offsets[static_cast<std::size_t>(b) * layout.num_chunks + chunk];
-    for (std::uint32_t w = 0; w < kWarps; ++w) warp_counts[w * m + b] = 0;
+  __host__ __device__ static constexpr std::size_t bytes(std::uint32_t m, bool store_ids, int stages) {
+    std::size_t total = stages * align_up(kTile * sizeof(Key), 16);
+    if constexpr (kPairs) total += stages * align_up(kTile * sizeof(Value), 16);
+    if (store_ids) total += align_up(kTile * sizeof(std::uint16_t), 16);
+    const std::size_t mm = m > 32 ? m : 32;
+    total += align_up((mm + kWarps * mm + mm + 1 + mm) * sizeof(std::uint32_t), 16);
+    return total;
   }
 
-  const std::uint32_t begin = layout.begin(chunk);
-  const std::uint32_t end = layout.end(chunk);
-  const bool keys_aligned = reinterpret_cast<std::uintptr_t>(keys_in) % 16 == 0;
-  const bool values_aligned = !kPairs || reinterpret_cast<std::uintptr_t>(values_in) % 16 == 0;
-  auto prefetch = [&](std::uint32_t stage, std::uint32_t base) {
-    const std::uint32_t count = min(kTile, end - base);
-    prefetch_tile<BlockThreads>(key_stages + stage * kKeyStage, keys_in, base, count, keys_aligned);
-    if constexpr (kPairs)
-      prefetch_tile<BlockThreads>(value_stages + stage * kValueStage, values_in, base, count, values_aligned);
-  };
-  if (begin < end) prefetch(0, begin);
-  cp_async_commit();
+  Key* key_stages;
+  Value* value_stages;
+  std::uint16_t* tile_ids;
+  std::uint32_t* running;      // next output slot of each bucket (three-phase)
+  std::uint32_t* warp_counts;  // [w * m + b]
+  std::uint32_t* tile_start;   // [m + 1]
+  std::uint32_t* out_shift;    // slot -> output position
+  std::uint32_t m;
+  int bits;
 
-  std::uint32_t stage = 0;
-  for (std::uint32_t tile_base = begin; tile_base < end; tile_base += kTile, stage ^= 1u) {
-    // Tile t has landed and every thread is done with tile t - 1, so the
-    // other stage is free for tile t + 1.
-    cp_async_wait_all();
-    __syncthreads();
-    if (end - tile_base > kTile) prefetch(stage ^ 1u, tile_base + kTile);
-    cp_async_commit();
-    Key* const tile_keys = key_stages + stage * kKeyStage;
-    Value* const tile_values = value_stages + stage * kValueStage;
-    const std::uint32_t tile_count = min(kTile, end - tile_base);
+  __device__ BlockTileSplit(unsigned char* smem, std::uint32_t functor_bytes, std::uint32_t m_, int bits_, int stages)
+      : m(m_), bits(bits_) {
+    unsigned char* cursor = smem + functor_bytes;
+    key_stages = reinterpret_cast<Key*>(cursor);
+    cursor += stages * align_up(kTile * sizeof(Key), 16);
+    value_stages = reinterpret_cast<Value*>(cursor);
+    if constexpr (kPairs) cursor += stages * align_up(kTile * sizeof(Value), 16);
+    tile_ids = reinterpret_cast<std::uint16_t*>(cursor);
+    if constexpr (kStoreIds) cursor += align_up(kTile * sizeof(std::uint16_t), 16);
+    const std::uint32_t mm = m > 32 ? m : 32;
+    running = reinterpret_cast<std::uint32_t*>(cursor);
+    warp_counts = running + mm;
+    tile_start = warp_counts + kWarps * mm;
+    out_shift = tile_start + mm + 1;
+  }
 
-    // 1. Warp-local stable ranks.
+  __device__ void zero_counts() {
+    for (std::uint32_t i = threadIdx.x; i < kWarps * m; i += BlockThreads) warp_counts[i] = 0;
+  }
+
+  // Steps 1-2. load(slot, key, value) fetches item `slot` of the tile (slot <
+  // tile_count). Leaves each key's bucket | rank << 16 in bucket_rank, and
+  // in tile_start[0..m] the tile's bucket starts; warp_counts[w * m + b]
+  // becomes warp w's first slot of bucket b. warp_counts must be zero on
+  // entry. Ends with a barrier.
+  template <class Load>
+  __device__ void rank(const BucketFn& fn, std::uint32_t tile_count, Load load, Key (&key)[Items],
+                       Value (&value)[kPairs ? Items : 1], std::uint32_t (&bucket_rank)[Items],
+                       typename Combine::TempStorage& scan_storage) {
+    const std::uint32_t warp = threadIdx.x / kWarpThreads;
+    const std::uint32_t lane = lane_id();
     const std::uint32_t sub = warp * kSubtile;
     std::uint32_t* const my_counts = warp_counts + warp * m;
-    Key key[Items];
-    Value value[kPairs ? Items : 1];
-    std::uint32_t bucket_rank[Items];  // bucket | rank << 16
-    std::uint32_t lane_count = 0;      // m <= 32: keys of bucket `lane` so far in this sub-tile
+#pragma unroll
+    for (int j = 0; j < Items; ++j) {
+      const std::uint32_t slot = sub + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
+      if (slot < tile_count) load(slot, key[j], value[kPairs ? j : 0]);
+    }
+    std::uint32_t lane_count = 0;  // m <= 32: keys of bucket `lane` so far in this sub-tile
 #pragma unroll
     for (int j = 0; j < Items; ++j) {
       const std::uint32_t slot = sub + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
       const bool valid = slot < tile_count;
-      if (valid) {
-        key[j] = tile_keys[slot];
-        if constexpr (kPairs) value[j] = tile_values[slot];
-      }
       const std::uint32_t valid_mask = __ballot_sync(kFullMask, valid);
       const std::uint32_t b = valid ? bucket_of(fn, key[j], m) : 0u;
-      std::uint32_t rank;
-      if (m <= 32) {
-        const WindowMatch match = warp_match_small(b, valid_mask, bits);
-        rank = __shfl_sync(kFullMask, lane_count, static_cast<int>(b)) +
-               static_cast<std::uint32_t>(__popc(match.peers & lanemask_lt()));
-        if (lane < m) lane_count += static_cast<std::uint32_t>(__popc(match.lane_bucket));
-      } else {
-        rank = warp_rank_shared(my_counts, b, valid, valid_mask, bits);
-      }
-      bucket_rank[j] = b | (rank << 16);
+      const std::uint32_t r = warp_rank_window(b, valid, valid_mask, m, bits, lane_count, my_counts);
+      bucket_rank[j] = b | (r << 16);
     }
     if (m <= 32 && lane < m) my_counts[lane] = lane_count;
     __syncthreads();
-
-    // 2. Each warp's first slot of every bucket; each bucket's shift.
     Combine::run(scan_storage, warp_counts, tile_start, m, kWarps);
-    for (std::uint32_t b = threadIdx.x; b < m; b += BlockThreads) {
-      out_shift[b] = running[b] - tile_start[b];  // modulo 2^32: slot + shift = output position
-      running[b] += tile_start[b + 1] - tile_start[b];
-    }
+  }
 
-    // 3. Reorder the tile by bucket in the stage just read.
+  // Steps 3-4: reorder into the given buffers, then write each slot to
+  // slot + out_shift[bucket]. out_shift must be published (barrier) first.
+  // Zeroes warp_counts for the next tile.
+  __device__ void scatter(const BucketFn& fn, std::uint32_t tile_count, Key* tile_keys, Value* tile_values,
+                          const Key (&key)[Items], const Value (&value)[kPairs ? Items : 1],
+                          const std::uint32_t (&bucket_rank)[Items], Key* __restrict__ keys_out,
+                          Value* __restrict__ values_out) {
+    const std::uint32_t warp = threadIdx.x / kWarpThreads;
+    const std::uint32_t lane = lane_id();
+    const std::uint32_t sub = warp * kSubtile;
+    const std::uint32_t* const my_counts = warp_counts + warp * m;
 #pragma unroll
     for (int j = 0; j < Items; ++j) {
       const std::uint32_t slot = sub + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
@@ -219,8 +199,6 @@ __global__ void __launch_bounds__(BlockThreads, MULTISPLIT_BLOCK_MIN_BLOCKS)
       }
     }
     __syncthreads();
-
-    // 4. Write out.
 #pragma unroll
     for (int j = 0; j < Items; ++j) {
       const std::uint32_t slot = static_cast<std::uint32_t>(j) * BlockThreads + threadIdx.x;
@@ -234,10 +212,84 @@ __global__ void __launch_bounds__(BlockThreads, MULTISPLIT_BLOCK_MIN_BLOCKS)
         if constexpr (kPairs) values_out[dest] = tile_values[slot];
       }
     }
-    // Counters back to zero for the next tile (nobody reads them past the
-    // reorder; the next tile's ranking starts after its first barrier).
-    for (std::uint32_t b = threadIdx.x; b < m; b += BlockThreads)
-      for (std::uint32_t w = 0; w < kWarps; ++w) warp_counts[w * m + b] = 0;
+    // Nobody reads the counters past the reorder; the next tile's ranking
+    // starts after its first barrier.
+    zero_counts();
+  }
+};
+
+template <int BlockThreads, int Items, class Key, class Value>
+__host__ __device__ constexpr std::size_t block_postscan_bytes(std::uint32_t m, bool store_ids) {
+  return BlockTileSplit<BlockThreads, Items, Key, Value, NoBucketFn>::bytes(m, store_ids, 2);
+}
+
+template <class BucketFn>
+constexpr bool block_postscan_stores_ids() {
+  return has_shared_binding<BucketFn>::value;
+}
+
+template <int BlockThreads, int Items, class Key, class Value, class BucketFn>
+__global__ void __launch_bounds__(BlockThreads, MULTISPLIT_BLOCK_MIN_BLOCKS)
+    block_postscan_kernel(const Key* __restrict__ keys_in, Key* __restrict__ keys_out,
+                          const Value* __restrict__ values_in, Value* __restrict__ values_out, ChunkLayout layout,
+                          std::uint32_t m, int bits, BucketFn bucket_fn, std::uint32_t functor_bytes,
+                          const std::uint32_t* __restrict__ offsets) {
+  using Tile = BlockTileSplit<BlockThreads, Items, Key, Value, BucketFn>;
+  constexpr bool kPairs = Tile::kPairs;
+  constexpr std::uint32_t kTile = Tile::kTile;
+  __shared__ typename Tile::Combine::TempStorage scan_storage;
+  extern __shared__ __align__(16) unsigned char smem[];
+  const BucketFn fn = bind_functor(bucket_fn, smem);
+  Tile split(smem, functor_bytes, m, bits, 2);
+  const std::uint32_t chunk = blockIdx.x;
+
+  for (std::uint32_t b = threadIdx.x; b < m; b += BlockThreads)
+    split.running[b] = offsets[static_cast<std::size_t>(b) * layout.num_chunks + chunk];
+  split.zero_counts();
+
+  const std::uint32_t begin = layout.begin(chunk);
+  const std::uint32_t end = layout.end(chunk);
+  const bool keys_aligned = reinterpret_cast<std::uintptr_t>(keys_in) % 16 == 0;
+  const bool values_aligned = !kPairs || reinterpret_cast<std::uintptr_t>(values_in) % 16 == 0;
+  auto prefetch = [&](std::uint32_t stage, std::uint32_t base) {
+    const std::uint32_t count = min(kTile, end - base);
+    prefetch_tile<BlockThreads>(split.key_stages + stage * Tile::kKeyStage, keys_in, base, count, keys_aligned);
+    if constexpr (kPairs)
+      prefetch_tile<BlockThreads>(split.value_stages + stage * Tile::kValueStage, values_in, base, count,
+                                  values_aligned);
+  };
+  if (begin < end) prefetch(0, begin);
+  cp_async_commit();
+
+  std::uint32_t stage = 0;
+  for (std::uint32_t tile_base = begin; tile_base < end; tile_base += kTile, stage ^= 1u) {
+    // Tile t has landed and every thread is done with tile t - 1, so the
+    // other stage is free for tile t + 1.
+    cp_async_wait_all();
+    __syncthreads();
+    if (end - tile_base > kTile) prefetch(stage ^ 1u, tile_base + kTile);
+    cp_async_commit();
+    Key* const tile_keys = split.key_stages + stage * Tile::kKeyStage;
+    Value* const tile_values = split.value_stages + stage * Tile::kValueStage;
+    const std::uint32_t tile_count = min(kTile, end - tile_base);
+
+    Key key[Items];
+    Value value[kPairs ? Items : 1];
+    std::uint32_t bucket_rank[Items];
+    split.rank(
+        fn, tile_count,
+        [&](std::uint32_t slot, Key& k, Value& v) {
+          k = tile_keys[slot];
+          if constexpr (kPairs) v = tile_values[slot];
+        },
+        key, value, bucket_rank, scan_storage);
+    for (std::uint32_t b = threadIdx.x; b < m; b += BlockThreads) {
+      const std::uint32_t start = split.tile_start[b];
+      split.out_shift[b] = split.running[b] - start;  // modulo 2^32: slot + shift = output position
+      split.running[b] += split.tile_start[b + 1] - start;
+    }
+    // (scatter's reorder barrier comes after this; out_shift is read after it.)
+    split.scatter(fn, tile_count, tile_keys, tile_values, key, value, bucket_rank, keys_out, values_out);
   }
   cp_async_wait_all();  // leave no copy in flight (an empty group when the loop ran)
 }

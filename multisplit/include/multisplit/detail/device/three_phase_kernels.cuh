@@ -89,15 +89,8 @@ __global__ void direct_postscan_kernel(const Key* __restrict__ keys_in, Key* __r
       const std::uint32_t valid_mask = __ballot_sync(kFullMask, valid);
       if (valid_mask == 0) break;
       const std::uint32_t b = valid ? bucket_of(fn, key[j], m) : 0u;
-      std::uint32_t pos;
-      if (m <= 32) {
-        const WindowMatch match = warp_match_small(b, valid_mask, bits);
-        pos = __shfl_sync(kFullMask, lane_running, static_cast<int>(b)) +
-              static_cast<std::uint32_t>(__popc(match.peers & lanemask_lt()));
-        if (lane < m) lane_running += static_cast<std::uint32_t>(__popc(match.lane_bucket));
-      } else {
-        pos = warp_rank_shared(running, b, valid, valid_mask, bits);
-      }
+      // Ranked against the running output offsets, so the rank is the position.
+      const std::uint32_t pos = warp_rank_window(b, valid, valid_mask, m, bits, lane_running, running);
       if (valid) {
         keys_out[pos] = key[j];
         if constexpr (has_values<Value>()) values_out[pos] = value[j];
@@ -176,15 +169,7 @@ __global__ void warp_postscan_kernel(const Key* __restrict__ keys_in, Key* __res
       const bool valid = idx < end;
       const std::uint32_t valid_mask = __ballot_sync(kFullMask, valid);
       const std::uint32_t b = valid ? bucket_of(fn, key[j], m) : 0u;
-      std::uint32_t rank;
-      if (m <= 32) {
-        const WindowMatch match = warp_match_small(b, valid_mask, bits);
-        rank = __shfl_sync(kFullMask, lane_count, static_cast<int>(b)) +
-               static_cast<std::uint32_t>(__popc(match.peers & lanemask_lt()));
-        if (lane < m) lane_count += static_cast<std::uint32_t>(__popc(match.lane_bucket));
-      } else {
-        rank = warp_rank_shared(tile_counts, b, valid, valid_mask, bits);
-      }
+      const std::uint32_t rank = warp_rank_window(b, valid, valid_mask, m, bits, lane_count, tile_counts);
       bucket_rank[j] = b | (rank << 16);
     }
     // Where each bucket starts inside the reordered tile.

@@ -74,6 +74,25 @@ __device__ __forceinline__ std::uint32_t warp_rank_shared(std::uint32_t* counter
   return old + static_cast<std::uint32_t>(__popc(peers & lanemask_lt()));
 }
 
+// Stable rank of my key among the keys of its bucket that this warp has
+// ranked so far, for one 32-key window (windows in input order):
+//   m <= 32: ballots (warp_match_small); the running count of bucket `lane`
+//            lives in the caller's register `lane_count`;
+//   m > 32 : warp-aggregated atomics on counters[m] (warp_rank_shared).
+// All 32 lanes call it; invalid lanes get garbage.
+__device__ __forceinline__ std::uint32_t warp_rank_window(std::uint32_t bucket, bool valid, std::uint32_t valid_mask,
+                                                          std::uint32_t m, int bits, std::uint32_t& lane_count,
+                                                          std::uint32_t* counters) {
+  if (m <= 32) {
+    const WindowMatch match = warp_match_small(bucket, valid_mask, bits);
+    const std::uint32_t rank = __shfl_sync(kFullMask, lane_count, static_cast<int>(bucket)) +
+                               static_cast<std::uint32_t>(__popc(match.peers & lanemask_lt()));
+    if (lane_id() < m) lane_count += static_cast<std::uint32_t>(__popc(match.lane_bucket));
+    return rank;
+  }
+  return warp_rank_shared(counters, bucket, valid, valid_mask, bits);
+}
+
 // Warp-wide exclusive prefix sum of one value per lane; *total gets the sum.
 __device__ __forceinline__ std::uint32_t warp_exclusive_sum(std::uint32_t value, std::uint32_t* total) {
   const std::uint32_t lane = lane_id();
