@@ -83,8 +83,9 @@ __device__ __forceinline__ void prefetch_tile(T* stage, const T* src, std::uint3
 // Stands in for the bucket functor where only sizes are asked for.
 struct NoBucketFn {};
 
-// One block tile of BMS, shared by the three-phase post-scan below and the
-// single-pass split (block_onesweep.cuh): rank, combine, reorder, write.
+// One block tile of BMS: rank, combine, reorder, write. (A single-pass
+// variant with decoupled look-back was built on it and measured slower:
+// commit 1c42216.)
 // Shared memory: functor bytes, `Stages` key buffers [TILE], `Stages` value
 // buffers [TILE] (pairs), bucket ids [TILE] (u16, stateful functors only),
 // then running[mm], warp_counts[W * mm], tile_start[mm + 1], shift[mm]

@@ -13,7 +13,6 @@
 
 #include "../../method.hpp"
 #include "../common.cuh"
-#include "block_onesweep.cuh"
 #include "chunk_layout.cuh"
 #include "counting_prescan.cuh"
 #include "policies.cuh"
@@ -98,13 +97,12 @@ template <class Key, class Value, class BucketFn>
 struct ThreePhase {
   using P = Policies<Key, Value>;
   using F = MethodFootprint<Key, Value>;
-  enum { kCounts, kScanTemp, kStatus, kParts };
+  enum { kCounts, kScanTemp, kParts };
 
   struct Plan {
     Method method = Method::Block;
     ChunkLayout layout;
     bool warp_chunks = false;
-    bool onesweep = false;  // Block as one look-back pass (block_onesweep.cuh)
     std::uint32_t post_threads = 0, post_grid = 0;
     std::size_t post_smem = 0;
     std::uint32_t pre_threads = 0, pre_grid = 0, pre_slices = 1, pre_copies = 1;
@@ -116,9 +114,6 @@ struct ThreePhase {
   static auto direct_kernel() { return direct_postscan_kernel<P::kDirectItems, Key, Value, BucketFn>; }
   static auto warp_kernel() { return warp_postscan_kernel<P::kWarpItems, Key, Value, BucketFn>; }
   static auto block_kernel() { return block_postscan_kernel<P::kBlockThreads, P::kBlockItems, Key, Value, BucketFn>; }
-  static auto onesweep_kernel() {
-    return block_onesweep_kernel<P::kBlockThreads, P::kBlockItems, Key, Value, BucketFn>;
-  }
   static auto counting_prescan() { return counting_prescan_kernel<kCountingPrescanThreads, Key, BucketFn>; }
 
   // Opts the kernel in to `smem` bytes of dynamic shared memory. Needed past
@@ -169,31 +164,6 @@ struct ThreePhase {
       MULTISPLIT_RETURN_IF_ERROR(prepare(warp_kernel(), plan.post_smem));
       MULTISPLIT_RETURN_IF_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
           &blocks_per_sm, warp_kernel(), static_cast<int>(plan.post_threads), plan.post_smem));
-    } else if (m <= P::kOnesweepMaxBuckets) {
-      // Single pass: one chunk for the pre-scan (the global histogram), one
-      // block per tile for the look-back kernel.
-      plan.onesweep = true;
-      plan.post_threads = P::kBlockThreads;
-      plan.post_smem = plan.functor_bytes + block_onesweep_bytes<P::kBlockThreads, P::kBlockItems, Key, Value>(
-                                                m, block_postscan_stores_ids<BucketFn>());
-      const std::uint32_t tile = static_cast<std::uint32_t>(P::kBlockThreads) * P::kBlockItems;
-      MULTISPLIT_RETURN_IF_ERROR(prepare(onesweep_kernel(), plan.post_smem));
-      MULTISPLIT_RETURN_IF_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &blocks_per_sm, onesweep_kernel(), static_cast<int>(plan.post_threads), plan.post_smem));
-      if (blocks_per_sm < 1) return cudaErrorInvalidConfiguration;
-      plan.layout = ChunkLayout::make(n, tile, 1);
-      plan.post_grid = div_up(n, tile);
-      MULTISPLIT_RETURN_IF_ERROR(plan_prescan(plan, m, limits));
-      plan.temp.bytes[kCounts] = static_cast<std::size_t>(m) * sizeof(std::uint32_t);
-      std::size_t scan_bytes = 0;
-      MULTISPLIT_RETURN_IF_ERROR(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes,
-                                                               static_cast<std::uint32_t*>(nullptr),
-                                                               static_cast<std::uint32_t*>(nullptr), m));
-      plan.temp.bytes[kScanTemp] = scan_bytes;
-      // Tile counter, then the status words.
-      plan.temp.bytes[kStatus] = (1 + static_cast<std::size_t>(plan.post_grid) * m) * sizeof(std::uint32_t);
-      plan.temp.finish();
-      return cudaSuccess;
     } else {
       plan.post_threads = P::kBlockThreads;
       plan.post_smem = plan.functor_bytes + F::block_bytes(m, block_postscan_stores_ids<BucketFn>());
@@ -247,21 +217,12 @@ struct ThreePhase {
     const int bits = ceil_log2(m);
     const std::uint32_t cells = m * plan.layout.num_chunks;
 
-    if (plan.onesweep) {
-      std::uint32_t* status = plan.temp.template get<std::uint32_t>(d_temp, kStatus);
-      MULTISPLIT_RETURN_IF_ERROR(cudaMemsetAsync(status, 0, plan.temp.bytes[kStatus], stream));
-    }
     MULTISPLIT_RETURN_IF_ERROR(launch_prescan(plan, keys_in, m, fn, counts, stream));
     MULTISPLIT_RETURN_IF_ERROR(cub::DeviceScan::ExclusiveSum(scan_temp, scan_bytes, counts, counts, cells, stream));
     bucket_offsets_kernel<><<<div_up(m + 1, 256), 256, 0, stream>>>(counts, plan.layout.num_chunks, m,
                                                                    plan.layout.n, d_offsets);
     MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
-    if (plan.onesweep) {
-      std::uint32_t* status = plan.temp.template get<std::uint32_t>(d_temp, kStatus);
-      onesweep_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
-          keys_in, keys_out, values_in, values_out, plan.layout.n, m, bits, fn, plan.functor_bytes, counts,
-          status + 1, status);
-    } else if (plan.method == Method::Direct) {
+    if (plan.method == Method::Direct) {
       direct_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
           keys_in, keys_out, values_in, values_out, plan.layout, m, bits, fn, plan.functor_bytes, counts);
     } else if (plan.method == Method::Warp) {

@@ -21,17 +21,6 @@
 #define MULTISPLIT_BLOCK_MIN_BLOCKS 3
 #endif
 
-// Resident single-pass BMS blocks per SM the compiler must allow.
-#ifndef MULTISPLIT_ONESWEEP_MIN_BLOCKS
-#define MULTISPLIT_ONESWEEP_MIN_BLOCKS 4
-#endif
-
-// Largest bucket count of the single-pass BMS; 0 turns it off
-// (multisplit_bench A/B builds).
-#ifndef MULTISPLIT_ONESWEEP_MAX_BUCKETS
-#define MULTISPLIT_ONESWEEP_MAX_BUCKETS 256
-#endif
-
 namespace multisplit {
 namespace detail {
 
@@ -54,9 +43,6 @@ struct Policies {
   static constexpr int kBlockThreads = 256;
   static constexpr int kBlockItems = kWide ? MULTISPLIT_ITEMS_WIDE : MULTISPLIT_ITEMS_NARROW;
   static constexpr std::uint32_t kBlockMaxBuckets = 2048;  // per-tile combine cost grows with m; use DMS
-  // Single-pass BMS (block_onesweep.cuh) up to here: its look-back status is
-  // tiles * m words (n / 16 words at 256 buckets and 16 keys per thread).
-  static constexpr std::uint32_t kOnesweepMaxBuckets = MULTISPLIT_ONESWEEP_MAX_BUCKETS;
 };
 
 }  // namespace detail
