@@ -200,11 +200,10 @@ struct ThreePhase {
   // Fills counts[b * num_chunks + chunk] (the matrix the scan turns into offsets).
   static cudaError_t launch_prescan(const Plan& plan, const Key* keys_in, std::uint32_t m, const BucketFn& fn,
                                     std::uint32_t* counts, cudaStream_t stream) {
-    const int bits = ceil_log2(m);
     MULTISPLIT_RETURN_IF_ERROR(cudaMemsetAsync(
         counts, 0, static_cast<std::size_t>(m) * plan.layout.num_chunks * sizeof(std::uint32_t), stream));
     counting_prescan()<<<plan.pre_grid, plan.pre_threads, plan.pre_smem, stream>>>(
-        keys_in, plan.layout, plan.pre_slices, m, bits, fn, plan.functor_bytes, plan.pre_copies, counts);
+        keys_in, plan.layout, plan.pre_slices, m, fn, plan.functor_bytes, plan.pre_copies, counts);
     return cudaGetLastError();
   }
 
