@@ -4,11 +4,16 @@
 //
 // Block b owns chunk b of `layout`, walks its tiles in order and writes each
 // key (and value) to offsets[bucket * num_chunks + b] (the scanned count
-// matrix) plus its stable rank among the chunk's keys of that bucket:
-//   1. warps rank their sub-tile's keys stably (ballots / match, as WMS);
-//   2. BlockCombine turns the warps' counts into each warp's first slot of
-//      every bucket inside the block tile;
-//   3. the tile is reordered by bucket in shared memory;
+// matrix) plus its stable rank among the chunk's keys of that bucket. The
+// kernel is generic over the block tile, which ranks, reorders and writes:
+//   * BlockTileSplit (below), any m up to the BMS limit:
+//     1. warps rank their sub-tile's keys stably (ballots / match, as WMS);
+//     2. BlockCombine turns the warps' counts into each warp's first slot of
+//        every bucket inside the block tile;
+//   * BlockTileThreadCounts (block_tile_thread_counts.cuh), m <= 32: each
+//     thread ranks its own row of keys with private counters, one scan of
+//     the counters places every key;
+//   then both: 3. the tile is reordered by bucket in shared memory;
 //   4. consecutive slots are written out: a bucket's keys are consecutive
 //      slots and consecutive output positions, so the stores coalesce.
 // For fewer dependent steps per key (first written for the radix sort):
@@ -20,8 +25,8 @@
 //   * the write-out recomputes each key's bucket instead of storing bucket
 //     ids, unless the functor keeps state in shared memory (splitters: a
 //     binary search is worth storing; a shift or a multiply is not).
-// Within a warp's sub-tile, lane l's j-th key is item j * 32 + l, so
-// "window order, then lane order" is input order.
+// In BlockTileSplit, lane l's j-th key of a warp's sub-tile is item
+// j * 32 + l, so "window order, then lane order" is input order.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -34,58 +39,15 @@
 #include "../warp/warp_match.cuh"
 #include "chunk_layout.cuh"
 #include "policies.cuh"
+#include "block_tile_thread_counts.cuh"
+#include "tile_io.cuh"
 
 namespace multisplit {
 namespace detail {
 
-// ---- cp.async (sm_80+): global -> shared without passing through registers.
-__device__ __forceinline__ void cp_async_16(void* smem, const void* gmem) {
-  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(gmem) : "memory");
-}
-template <int Bytes>
-__device__ __forceinline__ void cp_async_small(void* smem, const void* gmem) {
-  static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "4-, 8- or 16-byte element copies");
-  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(dst), "l"(gmem), "n"(Bytes) : "memory");
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-__device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_group 0;\n" ::: "memory"); }
-
-// Elements cp.async can move: 4, 8 or 16 bytes (others go through registers).
-template <class T>
-__host__ __device__ constexpr bool cp_async_element() {
-  return sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16;
-}
-
-// Copies src[base, base + count) into stage[0, count) (all threads call it).
-// 16-byte vectors when src is 16-byte aligned (tile bases are multiples of
-// 16 bytes whenever src is), element copies otherwise.
-template <int BlockThreads, class T>
-__device__ __forceinline__ void prefetch_tile(T* stage, const T* src, std::uint32_t base, std::uint32_t count,
-                                              bool aligned16) {
-  if constexpr (cp_async_element<T>()) {
-    constexpr std::uint32_t kVec = static_cast<std::uint32_t>(16 / sizeof(T));
-    std::uint32_t first_single = 0;
-    if (aligned16) {
-      const std::uint32_t vecs = count / kVec;
-      for (std::uint32_t v = threadIdx.x; v < vecs; v += BlockThreads)
-        cp_async_16(stage + v * kVec, src + base + v * kVec);
-      first_single = vecs * kVec;
-    }
-    for (std::uint32_t i = first_single + threadIdx.x; i < count; i += BlockThreads)
-      cp_async_small<sizeof(T)>(stage + i, src + base + i);
-  } else {
-    for (std::uint32_t i = threadIdx.x; i < count; i += BlockThreads) stage[i] = src[base + i];
-  }
-}
-
-// Stands in for the bucket functor where only sizes are asked for.
-struct NoBucketFn {};
-
-// One block tile of BMS: rank, combine, reorder, write. (A single-pass
-// variant with decoupled look-back was built on it and measured slower:
-// commit 1c42216.)
+// One block tile of BMS, warp-striped: rank, combine, reorder, write.
+// (A single-pass variant with decoupled look-back was built on it and
+// measured slower: commit 1c42216.)
 // Shared memory: functor bytes, `Stages` key buffers [TILE], `Stages` value
 // buffers [TILE] (pairs), bucket ids [TILE] (u16, stateful functors only),
 // then running[mm], warp_counts[W * mm], tile_start[mm + 1], shift[mm]
@@ -93,6 +55,9 @@ struct NoBucketFn {};
 // its reorder buffer.
 template <int BlockThreads, int Items, class Key, class Value, class BucketFn>
 struct BlockTileSplit {
+  static constexpr int kThreads = BlockThreads;
+  static constexpr int kItems = Items;
+  static constexpr int kMinBlocks = MULTISPLIT_BLOCK_MIN_BLOCKS;
   static constexpr bool kPairs = has_values<Value>();
   static constexpr bool kStoreIds = has_shared_binding<BucketFn>::value;
   static constexpr std::uint32_t kWarps = BlockThreads / kWarpThreads;
@@ -104,6 +69,7 @@ struct BlockTileSplit {
   static constexpr std::uint32_t kValueStage =
       kPairs ? static_cast<std::uint32_t>(align_up(kTile * sizeof(Value), 16) / sizeof(Value)) : 0u;
   using Combine = BlockCombine<BlockThreads>;
+  using ScanStorage = typename Combine::TempStorage;
 
   __host__ __device__ static constexpr std::size_t bytes(std::uint32_t m, bool store_ids, int stages) {
     std::size_t total = stages * align_up(kTile * sizeof(Key), 16);
@@ -140,27 +106,40 @@ struct BlockTileSplit {
     out_shift = tile_start + mm + 1;
   }
 
+  __device__ Key* key_stage(std::uint32_t s) const { return key_stages + s * kKeyStage; }
+  __device__ Value* value_stage(std::uint32_t s) const { return value_stages + s * kValueStage; }
+
+  // Starts the copy of items [base, base + count) into `stage` (input order).
+  __device__ void prefetch(std::uint32_t stage, const Key* keys_in, const Value* values_in, std::uint32_t base,
+                           std::uint32_t count, bool keys_aligned, bool values_aligned) const {
+    prefetch_tile<BlockThreads>(key_stage(stage), keys_in, base, count, keys_aligned);
+    if constexpr (kPairs) prefetch_tile<BlockThreads>(value_stage(stage), values_in, base, count, values_aligned);
+  }
+
   __device__ void zero_counts() {
     for (std::uint32_t i = threadIdx.x; i < kWarps * m; i += BlockThreads) warp_counts[i] = 0;
   }
 
-  // Steps 1-2. load(slot, key, value) fetches item `slot` of the tile (slot <
-  // tile_count). Leaves each key's bucket | rank << 16 in bucket_rank, and
-  // in tile_start[0..m] the tile's bucket starts; warp_counts[w * m + b]
-  // becomes warp w's first slot of bucket b. warp_counts must be zero on
-  // entry. Ends with a barrier.
-  template <class Load>
-  __device__ void rank(const BucketFn& fn, std::uint32_t tile_count, Load load, Key (&key)[Items],
+  // Steps 1-2 for the tile in `stage` (tile_count items). Leaves each key's
+  // bucket | rank << 16 in bucket_rank, and in tile_start[0..m] the tile's
+  // bucket starts; warp_counts[w * m + b] becomes warp w's first slot of
+  // bucket b. warp_counts must be zero on entry. Ends with a barrier.
+  __device__ void rank(const BucketFn& fn, std::uint32_t tile_count, std::uint32_t stage, Key (&key)[Items],
                        Value (&value)[kPairs ? Items : 1], std::uint32_t (&bucket_rank)[Items],
-                       typename Combine::TempStorage& scan_storage) {
+                       ScanStorage& scan_storage) {
     const std::uint32_t warp = threadIdx.x / kWarpThreads;
     const std::uint32_t lane = lane_id();
     const std::uint32_t sub = warp * kSubtile;
     std::uint32_t* const my_counts = warp_counts + warp * m;
+    const Key* const tile_keys = key_stage(stage);
+    const Value* const tile_values = value_stage(stage);
 #pragma unroll
     for (int j = 0; j < Items; ++j) {
       const std::uint32_t slot = sub + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
-      if (slot < tile_count) load(slot, key[j], value[kPairs ? j : 0]);
+      if (slot < tile_count) {
+        key[j] = tile_keys[slot];
+        if constexpr (kPairs) value[j] = tile_values[slot];
+      }
     }
     std::uint32_t lane_count = 0;  // m <= 32: keys of bucket `lane` so far in this sub-tile
 #pragma unroll
@@ -200,19 +179,8 @@ struct BlockTileSplit {
       }
     }
     __syncthreads();
-#pragma unroll
-    for (int j = 0; j < Items; ++j) {
-      const std::uint32_t slot = static_cast<std::uint32_t>(j) * BlockThreads + threadIdx.x;
-      if (slot < tile_count) {
-        const Key k = tile_keys[slot];
-        std::uint32_t b;
-        if constexpr (kStoreIds) b = tile_ids[slot];
-        else b = bucket_of(fn, k, m);
-        const std::uint32_t dest = slot + out_shift[b];
-        keys_out[dest] = k;
-        if constexpr (kPairs) values_out[dest] = tile_values[slot];
-      }
-    }
+    write_out_tile<BlockThreads, Items, kStoreIds>(fn, m, tile_count, tile_keys, tile_values, tile_ids, out_shift,
+                                                   keys_out, values_out);
     // Nobody reads the counters past the reorder; the next tile's ranking
     // starts after its first barrier.
     zero_counts();
@@ -229,22 +197,25 @@ constexpr bool block_postscan_stores_ids() {
   return has_shared_binding<BucketFn>::value;
 }
 
-template <int BlockThreads, int Items, class Key, class Value, class BucketFn>
-__global__ void __launch_bounds__(BlockThreads, MULTISPLIT_BLOCK_MIN_BLOCKS)
+// The BMS post-scan over any block tile type (BlockTileSplit,
+// BlockTileThreadCounts): two stages, tile t + 1 prefetched while tile t is
+// ranked and written.
+template <class Tile, class Key, class Value, class BucketFn>
+__global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     block_postscan_kernel(const Key* __restrict__ keys_in, Key* __restrict__ keys_out,
                           const Value* __restrict__ values_in, Value* __restrict__ values_out, ChunkLayout layout,
                           std::uint32_t m, int bits, BucketFn bucket_fn, std::uint32_t functor_bytes,
                           const std::uint32_t* __restrict__ offsets) {
-  using Tile = BlockTileSplit<BlockThreads, Items, Key, Value, BucketFn>;
   constexpr bool kPairs = Tile::kPairs;
   constexpr std::uint32_t kTile = Tile::kTile;
-  __shared__ typename Tile::Combine::TempStorage scan_storage;
+  constexpr int kItems = Tile::kItems;
+  __shared__ typename Tile::ScanStorage scan_storage;
   extern __shared__ __align__(16) unsigned char smem[];
   const BucketFn fn = bind_functor(bucket_fn, smem);
   Tile split(smem, functor_bytes, m, bits, 2);
   const std::uint32_t chunk = blockIdx.x;
 
-  for (std::uint32_t b = threadIdx.x; b < m; b += BlockThreads)
+  for (std::uint32_t b = threadIdx.x; b < m; b += Tile::kThreads)
     split.running[b] = offsets[static_cast<std::size_t>(b) * layout.num_chunks + chunk];
   split.zero_counts();
 
@@ -252,14 +223,7 @@ __global__ void __launch_bounds__(BlockThreads, MULTISPLIT_BLOCK_MIN_BLOCKS)
   const std::uint32_t end = layout.end(chunk);
   const bool keys_aligned = reinterpret_cast<std::uintptr_t>(keys_in) % 16 == 0;
   const bool values_aligned = !kPairs || reinterpret_cast<std::uintptr_t>(values_in) % 16 == 0;
-  auto prefetch = [&](std::uint32_t stage, std::uint32_t base) {
-    const std::uint32_t count = min(kTile, end - base);
-    prefetch_tile<BlockThreads>(split.key_stages + stage * Tile::kKeyStage, keys_in, base, count, keys_aligned);
-    if constexpr (kPairs)
-      prefetch_tile<BlockThreads>(split.value_stages + stage * Tile::kValueStage, values_in, base, count,
-                                  values_aligned);
-  };
-  if (begin < end) prefetch(0, begin);
+  if (begin < end) split.prefetch(0, keys_in, values_in, begin, min(kTile, end - begin), keys_aligned, values_aligned);
   cp_async_commit();
 
   std::uint32_t stage = 0;
@@ -268,29 +232,25 @@ __global__ void __launch_bounds__(BlockThreads, MULTISPLIT_BLOCK_MIN_BLOCKS)
     // other stage is free for tile t + 1.
     cp_async_wait_all();
     __syncthreads();
-    if (end - tile_base > kTile) prefetch(stage ^ 1u, tile_base + kTile);
+    if (end - tile_base > kTile) {
+      const std::uint32_t next = tile_base + kTile;
+      split.prefetch(stage ^ 1u, keys_in, values_in, next, min(kTile, end - next), keys_aligned, values_aligned);
+    }
     cp_async_commit();
-    Key* const tile_keys = split.key_stages + stage * Tile::kKeyStage;
-    Value* const tile_values = split.value_stages + stage * Tile::kValueStage;
     const std::uint32_t tile_count = min(kTile, end - tile_base);
 
-    Key key[Items];
-    Value value[kPairs ? Items : 1];
-    std::uint32_t bucket_rank[Items];
-    split.rank(
-        fn, tile_count,
-        [&](std::uint32_t slot, Key& k, Value& v) {
-          k = tile_keys[slot];
-          if constexpr (kPairs) v = tile_values[slot];
-        },
-        key, value, bucket_rank, scan_storage);
-    for (std::uint32_t b = threadIdx.x; b < m; b += BlockThreads) {
+    Key key[kItems];
+    Value value[kPairs ? kItems : 1];
+    std::uint32_t bucket_rank[kItems];
+    split.rank(fn, tile_count, stage, key, value, bucket_rank, scan_storage);
+    for (std::uint32_t b = threadIdx.x; b < m; b += Tile::kThreads) {
       const std::uint32_t start = split.tile_start[b];
       split.out_shift[b] = split.running[b] - start;  // modulo 2^32: slot + shift = output position
       split.running[b] += split.tile_start[b + 1] - start;
     }
     // (scatter's reorder barrier comes after this; out_shift is read after it.)
-    split.scatter(fn, tile_count, tile_keys, tile_values, key, value, bucket_rank, keys_out, values_out);
+    split.scatter(fn, tile_count, split.key_stage(stage), split.value_stage(stage), key, value, bucket_rank,
+                  keys_out, values_out);
   }
   cp_async_wait_all();  // leave no copy in flight (an empty group when the loop ran)
 }

@@ -50,7 +50,13 @@ struct MethodFootprint {
   static std::size_t warp_bytes(std::uint32_t m) {
     return static_cast<std::size_t>(P::kWarpBlockThreads / 32) * warp_postscan_warp_bytes<P::kWarpItems, Key, Value>(m);
   }
+  // BMS tiles of few buckets rank with thread-private counters.
+  static bool block_thread_counts(std::uint32_t m) {
+    using Tile = BlockTileThreadCounts<P::kBlockThreads, P::kBlockItems, Key, Value, NoBucketFn>;
+    return Tile::supported() && m <= P::kThreadCountsMaxBuckets && m <= kThreadCountsMaxBuckets;
+  }
   static std::size_t block_bytes(std::uint32_t m, bool store_ids) {
+    if (block_thread_counts(m)) return block_thread_counts_bytes<P::kBlockThreads, P::kBlockItems, Key, Value>(m, store_ids);
     return block_postscan_bytes<P::kBlockThreads, P::kBlockItems, Key, Value>(m, store_ids);
   }
 };
@@ -77,9 +83,11 @@ Method resolve(Method requested, std::uint32_t m, std::size_t functor_bytes, boo
     // multisplit/README.md). With the counting pre-scan and the prefetching
     // BMS post-scan, BMS beats RB-sort's single CUB pass for keys up to its
     // 2048-bucket limit; for pairs RB-sort wins from about 1024 buckets on.
+    // With thread-counter tiles (m <= 32) BMS also beats WMS for keys from
+    // m = 3 (2^28 delta keys: 172 vs 157 Gkeys/s at m = 8, 155 vs 128 at
+    // m = 32); DMS keeps m = 2 (234 vs 177).
     if (!has_values<Value>()) {
-      if (m <= 4) method = Method::Direct;
-      else if (m <= 16) method = Method::Warp;
+      if (m <= 2) method = Method::Direct;
       else if (m <= P::kBlockMaxBuckets) method = Method::Block;
       else method = Method::SortBased;
     } else {
@@ -103,6 +111,7 @@ struct ThreePhase {
     Method method = Method::Block;
     ChunkLayout layout;
     bool warp_chunks = false;
+    bool thread_counts = false;  // Block with BlockTileThreadCounts tiles
     std::uint32_t post_threads = 0, post_grid = 0;
     std::size_t post_smem = 0;
     std::uint32_t pre_threads = 0, pre_grid = 0, pre_slices = 1, pre_copies = 1;
@@ -113,7 +122,10 @@ struct ThreePhase {
 
   static auto direct_kernel() { return direct_postscan_kernel<P::kDirectItems, Key, Value, BucketFn>; }
   static auto warp_kernel() { return warp_postscan_kernel<P::kWarpItems, Key, Value, BucketFn>; }
-  static auto block_kernel() { return block_postscan_kernel<P::kBlockThreads, P::kBlockItems, Key, Value, BucketFn>; }
+  using BlockTile = BlockTileSplit<P::kBlockThreads, P::kBlockItems, Key, Value, BucketFn>;
+  using CountsTile = BlockTileThreadCounts<P::kBlockThreads, P::kBlockItems, Key, Value, BucketFn>;
+  static auto block_kernel() { return block_postscan_kernel<BlockTile, Key, Value, BucketFn>; }
+  static auto counts_kernel() { return block_postscan_kernel<CountsTile, Key, Value, BucketFn>; }
   static auto counting_prescan() { return counting_prescan_kernel<kCountingPrescanThreads, Key, BucketFn>; }
 
   // Opts the kernel in to `smem` bytes of dynamic shared memory. Needed past
@@ -169,9 +181,11 @@ struct ThreePhase {
       plan.post_smem = plan.functor_bytes + F::block_bytes(m, block_postscan_stores_ids<BucketFn>());
       plan.layout.tile_items = static_cast<std::uint32_t>(P::kBlockThreads) * P::kBlockItems;
       plan.warp_chunks = false;
-      MULTISPLIT_RETURN_IF_ERROR(prepare(block_kernel(), plan.post_smem));
+      plan.thread_counts = F::block_thread_counts(m);
+      const auto kernel = plan.thread_counts ? counts_kernel() : block_kernel();
+      MULTISPLIT_RETURN_IF_ERROR(prepare(kernel, plan.post_smem));
       MULTISPLIT_RETURN_IF_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &blocks_per_sm, block_kernel(), static_cast<int>(plan.post_threads), plan.post_smem));
+          &blocks_per_sm, kernel, static_cast<int>(plan.post_threads), plan.post_smem));
     }
     if (blocks_per_sm < 1) return cudaErrorInvalidConfiguration;
     const std::uint32_t sms = static_cast<std::uint32_t>(limits.sm_count);
@@ -213,7 +227,6 @@ struct ThreePhase {
     std::uint32_t* counts = plan.temp.template get<std::uint32_t>(d_temp, kCounts);
     void* scan_temp = plan.temp.template get<void>(d_temp, kScanTemp);
     std::size_t scan_bytes = plan.temp.bytes[kScanTemp];
-    const int bits = ceil_log2(m);
     const std::uint32_t cells = m * plan.layout.num_chunks;
 
     MULTISPLIT_RETURN_IF_ERROR(launch_prescan(plan, keys_in, m, fn, counts, stream));
@@ -221,18 +234,21 @@ struct ThreePhase {
     bucket_offsets_kernel<><<<div_up(m + 1, 256), 256, 0, stream>>>(counts, plan.layout.num_chunks, m,
                                                                    plan.layout.n, d_offsets);
     MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
-    if (plan.method == Method::Direct) {
-      direct_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
-          keys_in, keys_out, values_in, values_out, plan.layout, m, bits, fn, plan.functor_bytes, counts);
-    } else if (plan.method == Method::Warp) {
-      warp_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
-          keys_in, keys_out, values_in, values_out, plan.layout, m, bits, fn, plan.functor_bytes, counts);
-    } else {
-      block_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
-          keys_in, keys_out, values_in, values_out, plan.layout, m, bits, fn, plan.functor_bytes, counts);
-    }
-    MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
-    return cudaSuccess;
+    return launch_postscan(plan, keys_in, keys_out, values_in, values_out, m, fn, counts, stream);
+  }
+
+  // The post-scan the plan chose, over the scanned count matrix `offsets`.
+  static cudaError_t launch_postscan(const Plan& plan, const Key* keys_in, Key* keys_out, const Value* values_in,
+                                     Value* values_out, std::uint32_t m, const BucketFn& fn,
+                                     const std::uint32_t* offsets, cudaStream_t stream) {
+    const int bits = ceil_log2(m);
+    const auto kernel = plan.method == Method::Direct ? direct_kernel()
+                        : plan.method == Method::Warp ? warp_kernel()
+                        : plan.thread_counts          ? counts_kernel()
+                                                      : block_kernel();
+    kernel<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
+        keys_in, keys_out, values_in, values_out, plan.layout, m, bits, fn, plan.functor_bytes, offsets);
+    return cudaGetLastError();
   }
 };
 

@@ -21,6 +21,13 @@
 #define MULTISPLIT_BLOCK_MIN_BLOCKS 3
 #endif
 
+// Largest bucket count whose BMS tiles rank with thread-private counters
+// (block_tile_thread_counts.cuh) rather than warp ballots; 0 turns that off
+// (multisplit_bench A/B builds). At most 32.
+#ifndef MULTISPLIT_THREAD_COUNTS_MAX_BUCKETS
+#define MULTISPLIT_THREAD_COUNTS_MAX_BUCKETS 32
+#endif
+
 namespace multisplit {
 namespace detail {
 
@@ -43,6 +50,7 @@ struct Policies {
   static constexpr int kBlockThreads = 256;
   static constexpr int kBlockItems = kWide ? MULTISPLIT_ITEMS_WIDE : MULTISPLIT_ITEMS_NARROW;
   static constexpr std::uint32_t kBlockMaxBuckets = 2048;  // per-tile combine cost grows with m; use DMS
+  static constexpr std::uint32_t kThreadCountsMaxBuckets = MULTISPLIT_THREAD_COUNTS_MAX_BUCKETS;
 };
 
 }  // namespace detail

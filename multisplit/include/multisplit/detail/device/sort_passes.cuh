@@ -77,7 +77,9 @@ struct RadixPass {
   static constexpr int kBlockThreads = P::kBlockThreads;
   static constexpr bool kLibraryTile = BlockItems == P::kBlockItems;
 
-  static auto block_kernel() { return block_postscan_kernel<kBlockThreads, BlockItems, Key, Value, Fn>; }
+  static auto block_kernel() {
+    return block_postscan_kernel<BlockTileSplit<kBlockThreads, BlockItems, Key, Value, Fn>, Key, Value, Fn>;
+  }
 
   template <class Kernel>
   static cudaError_t blocks_per_sm(Kernel kernel, std::size_t smem, int& blocks) {
@@ -91,7 +93,9 @@ struct RadixPass {
     MULTISPLIT_RETURN_IF_ERROR(Three::plan(plan, method, n, m, fn, limits));
     if (method != Method::Block || kLibraryTile) return cudaSuccess;
     // Same rules as ThreePhase::plan (one chunk per resident block, the
-    // count matrix kept small next to n), for this tile and kernel.
+    // count matrix kept small next to n), for this tile and kernel (always
+    // the warp-ranked BlockTileSplit).
+    plan.thread_counts = false;
     plan.post_smem = block_postscan_bytes<kBlockThreads, BlockItems, Key, Value>(m, block_postscan_stores_ids<Fn>());
     if (plan.post_smem > limits.max_shared_bytes) return cudaErrorInvalidConfiguration;
     int blocks_per_sm = 0;
@@ -129,16 +133,10 @@ struct RadixPass {
     MULTISPLIT_RETURN_IF_ERROR(Three::launch_prescan(plan, keys_in, m, fn, counts, stream));
     MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
     MULTISPLIT_RETURN_IF_ERROR(cub::DeviceScan::ExclusiveSum(scan_temp, scan_bytes, counts, counts, cells, stream));
-    if (plan.method == Method::Direct) {
-      Three::direct_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
-          keys_in, keys_out, values_in, values_out, plan.layout, m, digit_bits, fn, plan.functor_bytes, counts);
-    } else if (plan.method == Method::Warp) {
-      Three::warp_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
-          keys_in, keys_out, values_in, values_out, plan.layout, m, digit_bits, fn, plan.functor_bytes, counts);
-    } else {
-      block_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
-          keys_in, keys_out, values_in, values_out, plan.layout, m, digit_bits, fn, plan.functor_bytes, counts);
-    }
+    if (plan.method != Method::Block || kLibraryTile)
+      return Three::launch_postscan(plan, keys_in, keys_out, values_in, values_out, m, fn, counts, stream);
+    block_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
+        keys_in, keys_out, values_in, values_out, plan.layout, m, digit_bits, fn, plan.functor_bytes, counts);
     return cudaGetLastError();
   }
 };

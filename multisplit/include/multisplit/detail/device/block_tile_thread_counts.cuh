@@ -1,0 +1,249 @@
+// A BMS block tile for few buckets (m <= 32) ranked with thread-private
+// counters instead of warp ballots. Same interface as BlockTileSplit
+// (block_postscan.cuh), which the BMS post-scan kernel is generic over.
+//
+// Why: with ballots, ranking a 32-key window costs ceil(log2 m) ballots
+// plus masking, shuffles and pop-counts for every lane, and a block-wide
+// combine of the warps' counts follows; at m = 32 that made the post-scan
+// compute bound (H200, 2^28 keys: about 1.9 ms against 0.5 ms for a copy).
+// Here the tile is blocked instead of warp-striped: thread t owns items
+// [t * Items, (t + 1) * Items) and
+//   1. counts them in order into its own 16-bit counter of each bucket
+//      (column t of counters[b][t]), so a key's rank among the thread's
+//      keys of its bucket is the counter before the increment: a load, an
+//      add and a store per key, no atomics, no bank conflicts;
+//   2. one scan of the counters in bucket-major order (b, then t) gives,
+//      for every (bucket, thread), the tile slot of that thread's first key
+//      of that bucket: the keys of earlier buckets, plus this bucket's keys
+//      in earlier threads. Warps scan rows (one bucket, 256 counters: one
+//      16-byte load per lane), then every warp scans the m row totals;
+//   3. slot = that + the rank from step 1, which is input order, so the
+//      reorder is stable.
+// Rows are read from the shared stage as 16-byte vectors. Each row is
+// padded by 16 bytes so that the eight lanes of a vector-load phase hit
+// distinct banks (row stride / 16 is odd for every supported row).
+//
+// This is the counter layout of CUB's BlockRadixRank (per-thread digit
+// counters scanned in digit-major order), without packing two counters
+// per scanned word: 32 buckets times 256 threads of 16-bit counters are
+// 16 KiB, scanned once per tile.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "../common.cuh"
+#include "../warp/warp_match.cuh"
+#include "policies.cuh"
+#include "tile_io.cuh"
+
+namespace multisplit {
+namespace detail {
+
+constexpr std::uint32_t kThreadCountsMaxBuckets = 32;
+
+template <int BlockThreads, int Items, class Key, class Value, class BucketFn>
+struct BlockTileThreadCounts {
+  static constexpr int kThreads = BlockThreads;
+  static constexpr int kItems = Items;
+  static constexpr int kMinBlocks = MULTISPLIT_BLOCK_MIN_BLOCKS;
+  static constexpr bool kPairs = has_values<Value>();
+  static constexpr bool kStoreIds = has_shared_binding<BucketFn>::value;
+  static constexpr std::uint32_t kWarps = BlockThreads / kWarpThreads;
+  static constexpr std::uint32_t kTile = static_cast<std::uint32_t>(BlockThreads) * Items;
+  // A row scan gives each lane 8 counters: one 16-byte load.
+  static_assert(BlockThreads == 256, "row scans assume 256 threads (8 16-bit counters per lane)");
+  static_assert(kTile <= 0xFFFFu, "tile slots are stored in 16 bits");
+
+  template <class T>
+  static constexpr bool row_vectors() {
+    return cp_async_element<T>() && (Items * sizeof(T)) % 16 == 0;
+  }
+  // Whether this tile can serve the key (and value) type at all.
+  static constexpr bool supported() {
+    if constexpr (kPairs) return row_vectors<Key>() && row_vectors<Value>();
+    else return row_vectors<Key>();
+  }
+  // Padded row strides in elements (16 bytes of padding per row).
+  template <class T>
+  static constexpr std::uint32_t row_stride() {
+    return static_cast<std::uint32_t>((Items * sizeof(T) + 16) / sizeof(T));
+  }
+  static constexpr std::uint32_t kKeyRow = row_stride<Key>();
+  static constexpr std::uint32_t kValueRow = kPairs ? row_stride<Value>() : 0u;
+  static constexpr std::uint32_t kKeyStage = BlockThreads * kKeyRow;
+  static constexpr std::uint32_t kValueStage = BlockThreads * kValueRow;
+
+  struct ScanStorage {};  // the scans here need no storage beyond the counters
+
+  __host__ __device__ static constexpr std::size_t bytes(std::uint32_t m, bool store_ids, int stages) {
+    std::size_t total = stages * static_cast<std::size_t>(kKeyStage) * sizeof(Key);
+    if constexpr (kPairs) total += stages * static_cast<std::size_t>(kValueStage) * sizeof(Value);
+    if (store_ids) total += align_up(kTile * sizeof(std::uint16_t), 16);
+    total += align_up(static_cast<std::size_t>(m) * BlockThreads * sizeof(std::uint16_t), 16);
+    const std::size_t mm = kThreadCountsMaxBuckets;
+    total += align_up((mm + mm + mm + 1 + mm) * sizeof(std::uint32_t), 16);
+    return total;
+  }
+
+  Key* key_stages;
+  Value* value_stages;
+  std::uint16_t* tile_ids;
+  std::uint16_t* counters;   // [b * BlockThreads + t]: thread t's keys of bucket b, then their first slot - start
+  std::uint32_t* running;    // next output slot of each bucket (three-phase)
+  std::uint32_t* row_total;  // [m]: keys of bucket b in the tile
+  std::uint32_t* tile_start; // [m + 1]
+  std::uint32_t* out_shift;  // slot -> output position
+  std::uint32_t m;
+
+  __device__ BlockTileThreadCounts(unsigned char* smem, std::uint32_t functor_bytes, std::uint32_t m_, int /*bits*/,
+                                   int stages)
+      : m(m_) {
+    unsigned char* cursor = smem + functor_bytes;
+    key_stages = reinterpret_cast<Key*>(cursor);
+    cursor += stages * static_cast<std::size_t>(kKeyStage) * sizeof(Key);
+    value_stages = reinterpret_cast<Value*>(cursor);
+    if constexpr (kPairs) cursor += stages * static_cast<std::size_t>(kValueStage) * sizeof(Value);
+    tile_ids = reinterpret_cast<std::uint16_t*>(cursor);
+    if constexpr (kStoreIds) cursor += align_up(kTile * sizeof(std::uint16_t), 16);
+    counters = reinterpret_cast<std::uint16_t*>(cursor);
+    cursor += align_up(static_cast<std::size_t>(m) * BlockThreads * sizeof(std::uint16_t), 16);
+    const std::uint32_t mm = kThreadCountsMaxBuckets;
+    running = reinterpret_cast<std::uint32_t*>(cursor);
+    row_total = running + mm;
+    tile_start = row_total + mm;
+    out_shift = tile_start + mm + 1;
+  }
+
+  __device__ Key* key_stage(std::uint32_t s) const { return key_stages + s * kKeyStage; }
+  __device__ Value* value_stage(std::uint32_t s) const { return value_stages + s * kValueStage; }
+
+  // Starts the copy of items [base, base + count) into `stage`, as rows.
+  __device__ void prefetch(std::uint32_t stage, const Key* keys_in, const Value* values_in, std::uint32_t base,
+                           std::uint32_t count, bool keys_aligned, bool values_aligned) const {
+    prefetch_tile_rows<BlockThreads, Items, kKeyRow>(key_stage(stage), keys_in, base, count, keys_aligned);
+    if constexpr (kPairs)
+      prefetch_tile_rows<BlockThreads, Items, kValueRow>(value_stage(stage), values_in, base, count, values_aligned);
+  }
+
+  // Each thread zeroes only its own column (it alone counts into it).
+  __device__ void zero_counts() {
+    for (std::uint32_t b = 0; b < m; ++b) counters[b * BlockThreads + threadIdx.x] = 0;
+  }
+
+  // Ranks the tile in `stage` (tile_count items): leaves bucket | slot << 16
+  // in bucket_rank (slot: the key's place in the reordered tile) and the
+  // tile's bucket starts in tile_start[0..m]. Ends with a barrier.
+  __device__ void rank(const BucketFn& fn, std::uint32_t tile_count, std::uint32_t stage, Key (&key)[Items],
+                       Value (&value)[kPairs ? Items : 1], std::uint32_t (&bucket_rank)[Items], ScanStorage&) {
+    const std::uint32_t warp = threadIdx.x / kWarpThreads;
+    const std::uint32_t lane = lane_id();
+    const std::uint32_t first = threadIdx.x * Items;
+    load_row(key_stage(stage) + threadIdx.x * kKeyRow, key);
+    if constexpr (kPairs) load_row(value_stage(stage) + threadIdx.x * kValueRow, value);
+
+    // 1. Rank among my own keys of the same bucket.
+    std::uint16_t* const my_counters = counters + threadIdx.x;
+#pragma unroll
+    for (int j = 0; j < Items; ++j) {
+      if (first + j < tile_count) {
+        const std::uint32_t b = bucket_of(fn, key[j], m);
+        const std::uint32_t before = my_counters[b * BlockThreads];
+        my_counters[b * BlockThreads] = static_cast<std::uint16_t>(before + 1);
+        bucket_rank[j] = b | (before << 16);
+      } else {
+        bucket_rank[j] = 0;
+      }
+    }
+    __syncthreads();
+
+    // 2a. Each bucket's row: exclusive prefix over threads, in place.
+    for (std::uint32_t b = warp; b < m; b += kWarps) {
+      uint4* const row = reinterpret_cast<uint4*>(counters + b * BlockThreads);
+      uint4 packed = row[lane];
+      std::uint32_t words[4] = {packed.x, packed.y, packed.z, packed.w};
+      std::uint32_t sum = 0;
+#pragma unroll
+      for (int i = 0; i < 4; ++i) sum += (words[i] & 0xFFFFu) + (words[i] >> 16);
+      std::uint32_t row_keys = 0;
+      std::uint32_t run = warp_exclusive_sum(sum, &row_keys);
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const std::uint32_t lo = words[i] & 0xFFFFu, hi = words[i] >> 16;
+        words[i] = run | ((run + lo) << 16);
+        run += lo + hi;
+      }
+      row[lane] = make_uint4(words[0], words[1], words[2], words[3]);
+      if (lane == 0) row_total[b] = row_keys;
+    }
+    __syncthreads();
+
+    // 2b. Bucket starts: every warp scans the m row totals (lane b holds
+    // bucket b), so each key's start is one shuffle away.
+    std::uint32_t keys_in_tile = 0;
+    const std::uint32_t start = warp_exclusive_sum(lane < m ? row_total[lane] : 0u, &keys_in_tile);
+    if (warp == 0) {
+      if (lane < m) tile_start[lane] = start;
+      if (lane == 0) tile_start[m] = keys_in_tile;
+    }
+
+    // 3. Slot = bucket start + my first slot in the bucket + my rank.
+#pragma unroll
+    for (int j = 0; j < Items; ++j) {
+      const std::uint32_t b = bucket_rank[j] & 0xFFFFu;
+      const std::uint32_t bucket_start = __shfl_sync(kFullMask, start, static_cast<int>(b));
+      if (first + j < tile_count) {
+        const std::uint32_t slot = bucket_start + my_counters[b * BlockThreads] + (bucket_rank[j] >> 16);
+        bucket_rank[j] = b | (slot << 16);
+      }
+    }
+    __syncthreads();
+  }
+
+  // Reorders into the given buffers, then writes each slot to slot +
+  // out_shift[bucket] (out_shift published before the barrier here).
+  // Zeroes my counters for the next tile.
+  __device__ void scatter(const BucketFn& fn, std::uint32_t tile_count, Key* tile_keys, Value* tile_values,
+                          const Key (&key)[Items], const Value (&value)[kPairs ? Items : 1],
+                          const std::uint32_t (&bucket_rank)[Items], Key* __restrict__ keys_out,
+                          Value* __restrict__ values_out) {
+    const std::uint32_t first = threadIdx.x * Items;
+#pragma unroll
+    for (int j = 0; j < Items; ++j) {
+      if (first + j < tile_count) {
+        const std::uint32_t slot = bucket_rank[j] >> 16;
+        tile_keys[slot] = key[j];
+        if constexpr (kPairs) tile_values[slot] = value[j];
+        if constexpr (kStoreIds) tile_ids[slot] = static_cast<std::uint16_t>(bucket_rank[j] & 0xFFFFu);
+      }
+    }
+    __syncthreads();
+    write_out_tile<BlockThreads, Items, kStoreIds>(fn, m, tile_count, tile_keys, tile_values, tile_ids, out_shift,
+                                                   keys_out, values_out);
+    // My column was last read in rank() (step 3), before the barrier above.
+    zero_counts();
+  }
+
+ private:
+  // Thread t's row of the stage into registers, as 16-byte vectors.
+  template <class T>
+  __device__ static void load_row(const T* row, T (&items)[Items]) {
+    constexpr int kVectors = static_cast<int>(Items * sizeof(T) / 16);
+    uint4 vectors[kVectors];
+    const uint4* src = reinterpret_cast<const uint4*>(row);
+#pragma unroll
+    for (int q = 0; q < kVectors; ++q) vectors[q] = src[q];
+    std::memcpy(items, vectors, sizeof(items));
+  }
+};
+
+template <int BlockThreads, int Items, class Key, class Value>
+__host__ __device__ constexpr std::size_t block_thread_counts_bytes(std::uint32_t m, bool store_ids) {
+  return BlockTileThreadCounts<BlockThreads, Items, Key, Value, NoBucketFn>::bytes(m, store_ids, 2);
+}
+
+}  // namespace detail
+}  // namespace multisplit
