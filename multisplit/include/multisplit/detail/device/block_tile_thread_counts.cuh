@@ -1,5 +1,5 @@
-// A BMS block tile for few buckets (m <= 32) ranked with thread-private
-// counters instead of warp ballots. Same interface as BlockTileSplit
+// A BMS block tile for up to a few hundred buckets ranked with
+// thread-private counters instead of warp ballots. Same interface as BlockTileSplit
 // (block_postscan.cuh), which the BMS post-scan kernel is generic over.
 //
 // Why: with ballots, ranking a 32-key window costs ceil(log2 m) ballots
@@ -16,7 +16,9 @@
 //      for every (bucket, thread), the tile slot of that thread's first key
 //      of that bucket: the keys of earlier buckets, plus this bucket's keys
 //      in earlier threads. Warps scan rows (one bucket, 256 counters: one
-//      16-byte load per lane), then every warp scans the m row totals;
+//      16-byte load per lane), then the m row totals are scanned (up to
+//      32 buckets by every warp, so each key's start is a shuffle away;
+//      above, by one warp into shared memory);
 //   3. slot = that + the rank from step 1, which is input order, so the
 //      reorder is stable.
 // Rows are read from the shared stage as 16-byte vectors. Each row is
@@ -25,8 +27,10 @@
 //
 // This is the counter layout of CUB's BlockRadixRank (per-thread digit
 // counters scanned in digit-major order), without packing two counters
-// per scanned word: 32 buckets times 256 threads of 16-bit counters are
-// 16 KiB, scanned once per tile.
+// per scanned word: m * 512 bytes of 16-bit counters (16 KiB at m = 32),
+// scanned once per tile. The counters' shared memory and the row scans
+// grow with m, so past Policies::kThreadCountsMaxBuckets the warp-ranked
+// BlockTileSplit takes over.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -43,7 +47,8 @@
 namespace multisplit {
 namespace detail {
 
-constexpr std::uint32_t kThreadCountsMaxBuckets = 32;
+// Up to this many buckets the m row totals are scanned by every warp.
+constexpr std::uint32_t kThreadCountsShuffleBuckets = 32;
 
 template <int BlockThreads, int Items, class Key, class Value, class BucketFn>
 struct BlockTileThreadCounts {
@@ -84,7 +89,7 @@ struct BlockTileThreadCounts {
     if constexpr (kPairs) total += stages * static_cast<std::size_t>(kValueStage) * sizeof(Value);
     if (store_ids) total += align_up(kTile * sizeof(std::uint16_t), 16);
     total += align_up(static_cast<std::size_t>(m) * BlockThreads * sizeof(std::uint16_t), 16);
-    const std::size_t mm = kThreadCountsMaxBuckets;
+    const std::size_t mm = m > 32 ? m : 32;
     total += align_up((mm + mm + mm + 1 + mm) * sizeof(std::uint32_t), 16);
     return total;
   }
@@ -111,7 +116,7 @@ struct BlockTileThreadCounts {
     if constexpr (kStoreIds) cursor += align_up(kTile * sizeof(std::uint16_t), 16);
     counters = reinterpret_cast<std::uint16_t*>(cursor);
     cursor += align_up(static_cast<std::size_t>(m) * BlockThreads * sizeof(std::uint16_t), 16);
-    const std::uint32_t mm = kThreadCountsMaxBuckets;
+    const std::uint32_t mm = m > 32 ? m : 32;
     running = reinterpret_cast<std::uint32_t*>(cursor);
     row_total = running + mm;
     tile_start = row_total + mm;
@@ -181,20 +186,29 @@ struct BlockTileThreadCounts {
     }
     __syncthreads();
 
-    // 2b. Bucket starts: every warp scans the m row totals (lane b holds
-    // bucket b), so each key's start is one shuffle away.
-    std::uint32_t keys_in_tile = 0;
-    const std::uint32_t start = warp_exclusive_sum(lane < m ? row_total[lane] : 0u, &keys_in_tile);
-    if (warp == 0) {
-      if (lane < m) tile_start[lane] = start;
-      if (lane == 0) tile_start[m] = keys_in_tile;
+    // 2b. Bucket starts. Up to 32 buckets every warp scans the m row
+    // totals (lane b holds bucket b), so each key's start is one shuffle
+    // away; above, warp 0 scans them into tile_start.
+    const bool shuffle_starts = m <= kThreadCountsShuffleBuckets;  // block-uniform
+    std::uint32_t start = 0;
+    if (shuffle_starts) {
+      std::uint32_t keys_in_tile = 0;
+      start = warp_exclusive_sum(lane < m ? row_total[lane] : 0u, &keys_in_tile);
+      if (warp == 0) {
+        if (lane < m) tile_start[lane] = start;
+        if (lane == 0) tile_start[m] = keys_in_tile;
+      }
+    } else {
+      if (warp == 0) warp_exclusive_scan_array(row_total, tile_start, m);
+      __syncthreads();
     }
 
     // 3. Slot = bucket start + my first slot in the bucket + my rank.
 #pragma unroll
     for (int j = 0; j < Items; ++j) {
       const std::uint32_t b = bucket_rank[j] & 0xFFFFu;
-      const std::uint32_t bucket_start = __shfl_sync(kFullMask, start, static_cast<int>(b));
+      const std::uint32_t bucket_start =
+          shuffle_starts ? __shfl_sync(kFullMask, start, static_cast<int>(b)) : tile_start[b];
       if (first + j < tile_count) {
         const std::uint32_t slot = bucket_start + my_counters[b * BlockThreads] + (bucket_rank[j] >> 16);
         bucket_rank[j] = b | (slot << 16);

@@ -53,7 +53,7 @@ struct MethodFootprint {
   // BMS tiles of few buckets rank with thread-private counters.
   static bool block_thread_counts(std::uint32_t m) {
     using Tile = BlockTileThreadCounts<P::kBlockThreads, P::kBlockItems, Key, Value, NoBucketFn>;
-    return Tile::supported() && m <= P::kThreadCountsMaxBuckets && m <= kThreadCountsMaxBuckets;
+    return Tile::supported() && m <= P::kThreadCountsMaxBuckets;
   }
   static std::size_t block_bytes(std::uint32_t m, bool store_ids) {
     if (block_thread_counts(m)) return block_thread_counts_bytes<P::kBlockThreads, P::kBlockItems, Key, Value>(m, store_ids);

@@ -22,10 +22,17 @@
 #endif
 
 // Largest bucket count whose BMS tiles rank with thread-private counters
-// (block_tile_thread_counts.cuh) rather than warp ballots; 0 turns that off
-// (multisplit_bench A/B builds). At most 32.
-#ifndef MULTISPLIT_THREAD_COUNTS_MAX_BUCKETS
-#define MULTISPLIT_THREAD_COUNTS_MAX_BUCKETS 32
+// (block_tile_thread_counts.cuh) rather than warp ballots, for key-only and
+// key-value splits; 0 turns that off (multisplit_bench A/B builds).
+// Measured on the H200 (2^28 delta keys, against the warp-ranked tile):
+// keys win up to 64 buckets (130 vs 112 Gkeys/s at 64) and lose from 100
+// (101 vs 112); pairs, whose padded value stages leave room for fewer
+// blocks, win to 32 and collapse at 64 (67 vs 104 Gpairs/s).
+#ifndef MULTISPLIT_THREAD_COUNTS_MAX_KEY_BUCKETS
+#define MULTISPLIT_THREAD_COUNTS_MAX_KEY_BUCKETS 64
+#endif
+#ifndef MULTISPLIT_THREAD_COUNTS_MAX_PAIR_BUCKETS
+#define MULTISPLIT_THREAD_COUNTS_MAX_PAIR_BUCKETS 32
 #endif
 
 namespace multisplit {
@@ -50,7 +57,8 @@ struct Policies {
   static constexpr int kBlockThreads = 256;
   static constexpr int kBlockItems = kWide ? MULTISPLIT_ITEMS_WIDE : MULTISPLIT_ITEMS_NARROW;
   static constexpr std::uint32_t kBlockMaxBuckets = 2048;  // per-tile combine cost grows with m; use DMS
-  static constexpr std::uint32_t kThreadCountsMaxBuckets = MULTISPLIT_THREAD_COUNTS_MAX_BUCKETS;
+  static constexpr std::uint32_t kThreadCountsMaxBuckets =
+      has_values<Value>() ? MULTISPLIT_THREAD_COUNTS_MAX_PAIR_BUCKETS : MULTISPLIT_THREAD_COUNTS_MAX_KEY_BUCKETS;
 };
 
 }  // namespace detail
