@@ -297,6 +297,7 @@ int Runner<Weight>::run() {
   if (device_choice_.kind == DeviceKind::Gpu) {
     try {
       device.description = sssp::gpu_description(0);
+      device.gpu = sssp::gpu_identity(0);
     } catch (const std::exception& e) {
       device.description = "GPU 0 (no description: " + one_line(e.what()) + ")";
     }

@@ -9,6 +9,8 @@
 
 #include <unistd.h>
 
+#include "sssp_git_commit.h"  // generated at build time (cmake/GitCommit.cmake)
+
 namespace app {
 
 namespace {
@@ -32,13 +34,7 @@ std::string tool_version() {
 #endif
 }
 
-std::string git_commit() {
-#ifdef SSSP_GIT_COMMIT
-  return SSSP_GIT_COMMIT;
-#else
-  return "unknown";
-#endif
-}
+std::string git_commit() { return SSSP_GIT_COMMIT; }
 
 json to_json(const AppOptions& options, const RunSummary& run) {
   json j;
@@ -47,8 +43,19 @@ json to_json(const AppOptions& options, const RunSummary& run) {
   j["command_line"] = options.command_line;
 
   const DeviceInfo& d = run.device;
+  json gpu = nullptr;
+  if (d.gpu) {
+    const sssp::GpuIdentity& g = *d.gpu;
+    gpu = {{"name", g.name},
+           {"compute_capability", std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor)},
+           {"multiprocessors", g.multiprocessors},
+           {"memory_bytes", g.memory_bytes},
+           {"driver", string_or_null(g.driver)},
+           {"cuda_driver", g.cuda_driver},
+           {"cuda_runtime", g.cuda_runtime}};
+  }
   j["device"] = {{"requested", d.requested},    {"kind", d.kind},
-                 {"description", d.description}, {"note", string_or_null(d.note)},
+                 {"description", d.description}, {"gpu", gpu}, {"note", string_or_null(d.note)},
                  {"cpu_threads", d.cpu_threads}, {"upload_ms", optional_json(d.upload_ms)},
                  {"gpu_bytes", d.gpu_bytes ? json(*d.gpu_bytes) : json(nullptr)},
                  {"gpu_graph_bytes", d.gpu_graph_bytes ? json(*d.gpu_graph_bytes) : json(nullptr)},

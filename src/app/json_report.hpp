@@ -7,7 +7,10 @@
 //   "tool": {"name": "sssp", "version": string, "git_commit": string ("unknown" when not built from git)},
 //   "command_line": [string, ...],
 //   "device": {"requested": "auto"|"gpu"|"cpu", "kind": "gpu"|"cpu", "description": string
-//              (GPU name, driver and CUDA version, or the CPU thread count), "note": string|null
+//              (GPU name, driver and CUDA version, or the CPU thread count),
+//              "gpu": {"name": string, "compute_capability": "9.0", "multiprocessors": int,
+//                      "memory_bytes": int, "driver": string|null (NVIDIA driver release),
+//                      "cuda_driver": string, "cuda_runtime": string}|null, "note": string|null
 //              (why auto fell back to the CPU), "cpu_threads": int, "upload_ms": number|null},
 //   "graph": {"source": string (path or generator spec), "generated": bool, "format": string,
 //             "vertices": int, "arcs": int, "weight_type": "uint32"|"float", "weight_rule": string,
@@ -52,8 +55,9 @@ namespace app {
 
 inline constexpr const char* kJsonSchema = "sssp-run/1";
 
-// The version of this tool, and the git commit it was built from: the
-// SSSP_GIT_COMMIT compile definition when the build passes one, else "unknown".
+// The version of this tool, and the git commit it was built from (12 hex
+// digits, "-dirty" when tracked files differed; "unknown" outside git),
+// recorded at every build by cmake/GitCommit.cmake.
 std::string tool_version();
 std::string git_commit();
 

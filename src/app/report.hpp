@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "sssp/solver.hpp"
+
 namespace app {
 
 // A plain-text table: columns sized to their widest cell, two spaces apart,
@@ -118,6 +120,7 @@ struct DeviceInfo {
   std::string requested;        // "auto", "gpu", "cpu"
   std::string kind;             // "gpu" or "cpu": what runs the GPU strategies' slot
   std::string description;      // sssp::gpu_description() or "CPU, N threads"
+  std::optional<sssp::GpuIdentity> gpu;  // the GPU's name, driver and CUDA versions as fields; empty: no GPU
   std::string note;             // why auto fell back to the CPU, else empty
   int cpu_threads = 0;          // threads for CPU solvers
   std::optional<double> upload_ms;  // host-to-device copy of the graph (first upload)

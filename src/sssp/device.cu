@@ -1,6 +1,8 @@
 // Whether a GPU can run this build, and a one-line description for reports.
 #include <cuda_runtime.h>
 
+#include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -52,6 +54,40 @@ bool gpu_available(std::string* why) {
     return false;
   }
   return true;
+}
+
+namespace {
+// The NVIDIA driver release ("580.159.04") from the kernel module's version
+// file; the CUDA API reports only the CUDA version the driver supports.
+std::string nvidia_driver_release() {
+  std::ifstream in("/proc/driver/nvidia/version");
+  std::string line;
+  if (!in || !std::getline(in, line)) return "";
+  std::smatch match;
+  static const std::regex release(R"(\b(\d{2,4}\.\d{1,4}(\.\d{1,4})?)\b)");
+  return std::regex_search(line, match, release) ? match[1].str() : "";
+}
+}  // namespace
+
+std::optional<GpuIdentity> gpu_identity(int device) {
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return std::nullopt;
+  }
+  int driver = 0, runtime = 0;
+  if (cudaDriverGetVersion(&driver) != cudaSuccess) (void)cudaGetLastError();
+  if (cudaRuntimeGetVersion(&runtime) != cudaSuccess) (void)cudaGetLastError();
+  GpuIdentity id;
+  id.name = prop.name;
+  id.cc_major = prop.major;
+  id.cc_minor = prop.minor;
+  id.multiprocessors = prop.multiProcessorCount;
+  id.memory_bytes = static_cast<std::uint64_t>(prop.totalGlobalMem);
+  id.driver = nvidia_driver_release();
+  id.cuda_driver = version_string(driver);
+  id.cuda_runtime = version_string(runtime);
+  return id;
 }
 
 std::string gpu_description(int device) {

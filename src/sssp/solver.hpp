@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,19 @@ struct SolveResult {
 bool gpu_available(std::string* why = nullptr);
 // "NVIDIA H200, driver 13.0, runtime 13.0" or similar, for reports.
 std::string gpu_description(int device = 0);
+
+// The same facts as separate fields, for machine-readable records.
+struct GpuIdentity {
+  std::string name;                 // "NVIDIA H200"
+  int cc_major = 0, cc_minor = 0;   // compute capability
+  int multiprocessors = 0;
+  std::uint64_t memory_bytes = 0;
+  std::string driver;               // NVIDIA driver release ("580.159.04"); empty if the kernel module does not say
+  std::string cuda_driver;          // CUDA version the driver supports ("13.0")
+  std::string cuda_runtime;         // CUDA runtime this build links ("13.0")
+};
+// Empty optional when the device cannot be queried.
+std::optional<GpuIdentity> gpu_identity(int device = 0);
 
 // Holds the graph on the device; solve() may be called many times (several
 // sources, several strategies, repeated runs) without re-uploading.

@@ -374,6 +374,7 @@ TEST(AppJson, RecordHasEveryKeyWithItsType) {
   const auto& device = j.at("device");
   for (const char* key : {"requested", "kind", "description"}) EXPECT_TRUE(device.at(key).is_string()) << key;
   EXPECT_TRUE(device.at("note").is_null());
+  EXPECT_TRUE(device.at("gpu").is_null());  // a CPU run names no GPU
   EXPECT_TRUE(device.at("cpu_threads").is_number_integer());
   EXPECT_TRUE(device.at("upload_ms").is_null());
   const auto& graph = j.at("graph");
@@ -447,6 +448,33 @@ TEST(AppJson, RecordHasEveryKeyWithItsType) {
   EXPECT_EQ(nlohmann::json::parse(j.dump(2)), j);
 }
 
+TEST(AppJson, GpuIdentityIsSeparateFields) {
+  std::vector<const char*> argv = {"sssp"};
+  const app::AppOptions options = app::parse_options(static_cast<int>(argv.size()), argv.data());
+  app::RunSummary run;
+  run.device.kind = "gpu";
+  sssp::GpuIdentity gpu;
+  gpu.name = "NVIDIA H200";
+  gpu.cc_major = 9;
+  gpu.cc_minor = 0;
+  gpu.multiprocessors = 132;
+  gpu.memory_bytes = 150754820096ull;
+  gpu.driver = "580.159.04";
+  gpu.cuda_driver = "13.0";
+  gpu.cuda_runtime = "13.0";
+  run.device.gpu = gpu;
+  const nlohmann::json g = app::to_json(options, run).at("device").at("gpu");
+  EXPECT_EQ(g.at("name"), "NVIDIA H200");
+  EXPECT_EQ(g.at("compute_capability"), "9.0");
+  EXPECT_EQ(g.at("multiprocessors"), 132);
+  EXPECT_EQ(g.at("memory_bytes"), 150754820096ull);
+  EXPECT_EQ(g.at("driver"), "580.159.04");
+  EXPECT_EQ(g.at("cuda_driver"), "13.0");
+  EXPECT_EQ(g.at("cuda_runtime"), "13.0");
+  run.device.gpu->driver.clear();  // no kernel-module version file: null, not ""
+  EXPECT_TRUE(app::to_json(options, run).at("device").at("gpu").at("driver").is_null());
+}
+
 TEST(AppJson, AtomicWriteReplacesTheFileAndLeavesNoTemporary) {
   const auto dir = test_support::scratch_dir("app_json");
   const auto path = dir / "r.json";
@@ -464,5 +492,5 @@ TEST(AppJson, AtomicWriteReplacesTheFileAndLeavesNoTemporary) {
 
 TEST(AppJson, VersionAndCommitAreAlwaysSet) {
   EXPECT_FALSE(app::tool_version().empty());
-  EXPECT_FALSE(app::git_commit().empty());  // "unknown" unless the build passes SSSP_GIT_COMMIT
+  EXPECT_FALSE(app::git_commit().empty());  // "unknown" outside a git checkout
 }
