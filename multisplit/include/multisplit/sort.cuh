@@ -29,24 +29,29 @@
 //
 // How it runs (detail/device/sort_passes.cuh): ceil(bits / r) passes of a
 // three-phase multisplit by one r-bit digit (bit counts shared evenly, 32
-// bits at r = 7: 7 7 6 6 6); per pass a radix pre-scan (shared-memory digit
-// histograms at full occupancy), one cub::DeviceScan over the digit x chunk
-// count matrix, and a block multisplit post-scan that prefetches the next
-// tile with cp.async (detail/device/sort_postscan.cuh).
+// bits at r = 6: 6 6 5 5 5 5); per pass the library's counting pre-scan
+// (detail/device/counting_prescan.cuh, at full occupancy), one
+// cub::DeviceScan over the digit x chunk count matrix, and the BMS
+// post-scan, which prefetches the next tile with cp.async
+// (detail/device/block_postscan.cuh).
 //
 // The choice of r and of the pass variant was measured with sort_bench on an
 // NVIDIA H200 (CUB 3.0.1, uniform 32-bit keys, 32 bits, median of 20 runs;
-// results/nvidia-h200/2026-11-22/multisplit_sort.{txt,json}). Gkeys/s
-// (Gpairs/s) with this post-scan, by r, and cub::DeviceRadixSort:
+// results/nvidia-h200/2026-11-23/multisplit_sort.{txt,json}, commit
+// a9ae56a). Gkeys/s (Gpairs/s) with the library's BMS post-scan, 16 keys
+// per thread, by r, and cub::DeviceRadixSort:
 //
 //   n      kind   r=4   r=5   r=6   r=7   r=8   CUB    default / CUB
-//   2^25   keys   19.1  20.8  22.8  25.8  28.5  39.5   r=8, 24 keys/thread: 28.2, 0.71x
-//   2^28   keys   21.4  23.1  25.3  28.9  32.3  42.5   r=8, 24 keys/thread: 32.2, 0.76x
-//   2^25   pairs  15.9  17.3  18.8  19.5  17.1  33.4   r=7, 16 keys/thread: 19.5, 0.58x
-//   2^28   pairs  17.5  19.1  20.6  20.9  18.4  36.2   r=7, 16 keys/thread: 20.9, 0.58x
+//   2^25   keys   22.5  24.3  25.8  25.5  26.3  39.5   r=8, 24 keys/thread: 26.8, 0.68x
+//   2^28   keys   25.8  27.9  29.3  28.6  29.6  42.4   r=8, 24 keys/thread: 30.9, 0.73x
+//   2^25   pairs  17.4  19.0  19.6  18.7  16.8  33.2   r=6: 19.6, 0.59x
+//   2^28   pairs  19.8  21.6  22.1  20.3  17.5  36.2   r=6: 22.1, 0.61x
 //
-// (r = 4..7 with 16 keys per thread, which beat 24 there; r = 8 the better
-// of 16 and 24: for keys 24 won by 5% at 2^28 and lost by 1% at 2^25.)
+// (Pairs took r = 7 until the BMS tiles of up to 32 buckets ranked with
+// thread-private counters; r = 6 splits 32 bits as 6 6 5 5 5 5, and the
+// 5-bit passes gained most. Keys alone at r = 8 run best with 24 keys per
+// thread (2-4% over 16); 32 was slower everywhere, and 24 much slower for
+// pairs: 13.2-14.4 Gpairs/s at 2^28.)
 // Fewer, wider digits win for keys because every pass re-reads and rewrites
 // all keys and the per-pass cost grows slowly with the digit count up to
 // 256 buckets; pairs move twice the bytes per pass in the post-scan, which
@@ -79,13 +84,13 @@ namespace detail {
 template <class Key, class Value>
 constexpr SortTuning default_sort_tuning() {
   SortTuning tuning;
-  tuning.max_radix_bits = has_values<Value>() ? 7 : 8;
+  tuning.max_radix_bits = has_values<Value>() ? 6 : 8;
   tuning.method = Method::Block;
   return tuning;
 }
 template <class Key, class Value>
 constexpr int default_block_items() {
-  return Policies<Key, Value>::kBlockItems;
+  return sizeof(Key) == 4 && !has_values<Value>() ? 24 : Policies<Key, Value>::kBlockItems;
 }
 }  // namespace detail
 
