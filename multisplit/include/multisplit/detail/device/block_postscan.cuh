@@ -54,15 +54,13 @@ namespace detail {
 // (mm = max(m, 32)). The key/value buffer a tile was ranked from doubles as
 // its reorder buffer.
 template <int BlockThreads, int Items, class Key, class Value, class BucketFn>
-struct BlockTileSplit {
-  static constexpr int kThreads = BlockThreads;
-  static constexpr int kItems = Items;
-  static constexpr int kMinBlocks = MULTISPLIT_BLOCK_MIN_BLOCKS;
-  static constexpr bool kPairs = has_values<Value>();
-  static constexpr bool kStoreIds = has_shared_binding<BucketFn>::value;
-  static constexpr std::uint32_t kWarps = BlockThreads / kWarpThreads;
+struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
+  using Shape = BlockTileShape<BlockThreads, Items, Value, BucketFn>;
+  using Shape::kPairs;
+  using Shape::kStoreIds;
+  using Shape::kTile;
+  using Shape::kWarps;
   static constexpr std::uint32_t kSubtile = kWarpThreads * Items;
-  static constexpr std::uint32_t kTile = kWarps * kSubtile;
   // Stage s starts at stage_base + s * kStage (arithmetic, not an array of
   // pointers: a run-time index into one would put it in local memory).
   static constexpr std::uint32_t kKeyStage = static_cast<std::uint32_t>(align_up(kTile * sizeof(Key), 16) / sizeof(Key));
@@ -142,15 +140,7 @@ struct BlockTileSplit {
       }
     }
     std::uint32_t lane_count = 0;  // m <= 32: keys of bucket `lane` so far in this sub-tile
-#pragma unroll
-    for (int j = 0; j < Items; ++j) {
-      const std::uint32_t slot = sub + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
-      const bool valid = slot < tile_count;
-      const std::uint32_t valid_mask = __ballot_sync(kFullMask, valid);
-      const std::uint32_t b = valid ? bucket_of(fn, key[j], m) : 0u;
-      const std::uint32_t r = warp_rank_window(b, valid, valid_mask, m, bits, lane_count, my_counts);
-      bucket_rank[j] = b | (r << 16);
-    }
+    warp_rank_subtile(fn, key, sub, tile_count, m, bits, lane_count, my_counts, bucket_rank);
     if (m <= 32 && lane < m) my_counts[lane] = lane_count;
     __syncthreads();
     Combine::run(scan_storage, warp_counts, tile_start, m, kWarps);

@@ -51,14 +51,12 @@ namespace detail {
 constexpr std::uint32_t kThreadCountsShuffleBuckets = 32;
 
 template <int BlockThreads, int Items, class Key, class Value, class BucketFn>
-struct BlockTileThreadCounts {
-  static constexpr int kThreads = BlockThreads;
-  static constexpr int kItems = Items;
-  static constexpr int kMinBlocks = MULTISPLIT_BLOCK_MIN_BLOCKS;
-  static constexpr bool kPairs = has_values<Value>();
-  static constexpr bool kStoreIds = has_shared_binding<BucketFn>::value;
-  static constexpr std::uint32_t kWarps = BlockThreads / kWarpThreads;
-  static constexpr std::uint32_t kTile = static_cast<std::uint32_t>(BlockThreads) * Items;
+struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
+  using Shape = BlockTileShape<BlockThreads, Items, Value, BucketFn>;
+  using Shape::kPairs;
+  using Shape::kStoreIds;
+  using Shape::kTile;
+  using Shape::kWarps;
   // A row scan gives each lane 8 counters: one 16-byte load.
   static_assert(BlockThreads == 256, "row scans assume 256 threads (8 16-bit counters per lane)");
   static_assert(kTile <= 0xFFFFu, "tile slots are stored in 16 bits");

@@ -163,15 +163,7 @@ __global__ void warp_postscan_kernel(const Key* __restrict__ keys_in, Key* __res
     }
     // Rank every key among the keys of its bucket in this warp tile.
     std::uint32_t lane_count = 0;  // m <= 32: keys of bucket `lane` in this tile
-#pragma unroll
-    for (int j = 0; j < ItemsPerThread; ++j) {
-      const std::uint32_t idx = base + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
-      const bool valid = idx < end;
-      const std::uint32_t valid_mask = __ballot_sync(kFullMask, valid);
-      const std::uint32_t b = valid ? bucket_of(fn, key[j], m) : 0u;
-      const std::uint32_t rank = warp_rank_window(b, valid, valid_mask, m, bits, lane_count, tile_counts);
-      bucket_rank[j] = b | (rank << 16);
-    }
+    warp_rank_subtile(fn, key, base, end, m, bits, lane_count, tile_counts, bucket_rank);
     // Where each bucket starts inside the reordered tile.
     std::uint32_t lane_start = 0, tile_total = 0;
     if (m <= 32) {

@@ -14,12 +14,25 @@
 #include <cstdint>
 
 #include "../common.cuh"
+#include "policies.cuh"
 
 namespace multisplit {
 namespace detail {
 
 // Stands in for the bucket functor where only sizes are asked for.
 struct NoBucketFn {};
+
+// What the BMS post-scan kernel asks of every block tile type.
+template <int BlockThreads, int Items, class Value, class BucketFn>
+struct BlockTileShape {
+  static constexpr int kThreads = BlockThreads;
+  static constexpr int kItems = Items;
+  static constexpr int kMinBlocks = MULTISPLIT_BLOCK_MIN_BLOCKS;
+  static constexpr bool kPairs = has_values<Value>();
+  static constexpr bool kStoreIds = has_shared_binding<BucketFn>::value;  // write-out reads stored bucket ids
+  static constexpr std::uint32_t kWarps = BlockThreads / kWarpThreads;
+  static constexpr std::uint32_t kTile = static_cast<std::uint32_t>(BlockThreads) * Items;
+};
 
 // ---- cp.async (sm_80+): global -> shared without passing through registers.
 __device__ __forceinline__ void cp_async_16(void* smem, const void* gmem) {
