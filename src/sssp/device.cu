@@ -91,19 +91,13 @@ std::optional<GpuIdentity> gpu_identity(int device) {
 }
 
 std::string gpu_description(int device) {
-  cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return "no CUDA device " + std::to_string(device);
-  }
-  int driver = 0, runtime = 0;
-  cudaDriverGetVersion(&driver);
-  cudaRuntimeGetVersion(&runtime);
+  const std::optional<GpuIdentity> id = gpu_identity(device);
+  if (!id) return "no CUDA device " + std::to_string(device);
   std::ostringstream s;
   s.precision(1);
-  s << prop.name << " (sm_" << prop.major << prop.minor << ", " << prop.multiProcessorCount << " SMs, " << std::fixed
-    << static_cast<double>(prop.totalGlobalMem) / (1024.0 * 1024.0 * 1024.0) << " GiB), driver "
-    << version_string(driver) << ", runtime " << version_string(runtime);
+  s << id->name << " (sm_" << id->cc_major << id->cc_minor << ", " << id->multiprocessors << " SMs, " << std::fixed
+    << static_cast<double>(id->memory_bytes) / (1024.0 * 1024.0 * 1024.0) << " GiB), driver " << id->cuda_driver
+    << ", runtime " << id->cuda_runtime;
   return s.str();
 }
 
