@@ -1,17 +1,26 @@
 #!/usr/bin/env bash
 # SSSP benchmark, one command: every GPU strategy (near-far, bucket-sort,
 # bucket-multisplit, bellman-ford) and the CPU delta-stepping on generated and
-# real graphs, then a delta sweep on one R-MAT and one road graph.
+# real graphs, the three relax load balancers side by side, then a delta sweep.
 #
-#   scripts/bench_sssp.sh            # full set, about 5-10 minutes on an H200
-#   scripts/bench_sssp.sh --quick    # smaller set, under 3 minutes on an H200
+#   scripts/bench_sssp.sh            # full set (parts main, large, balance, sweep)
+#   scripts/bench_sssp.sh --quick    # smaller set (parts main, sweep), under 3 minutes on an H200
 #   scripts/bench_sssp.sh --quick -- --sources 4   # after --: extra sssp_bench options
+#   SSSP_BENCH_PARTS=large scripts/bench_sssp.sh   # only some parts (one file set each)
+#
+# Parts, one sssp_bench run and one file set each:
+#   main     sssp.json       R-MAT scale 20-22 (quick: 18-20), grids 1024^2 and 2048^2
+#                            (quick: 1024^2), uniform random 2^20-2^22 (quick: 2^18-2^20),
+#                            and the shared real graphs; CPU delta-stepping alongside
+#   large    sssp_large.json R-MAT scale 23 and 24, a 4096 x 4096 grid, uniform random 2^23
+#                            (full mode only; 3 timed runs)
+#   balance  sssp_load_balance.json  three-stage, binned and merge-path relax on R-MAT,
+#                            grids, uniform random, road and social graphs (full mode only)
+#   sweep    sssp_delta.json delta = c * mean weight / mean degree, c = 2..128
 #
 # Writes into results/<device>/<YYYY-MM-DD>/ (device from nvidia-smi, e.g.
-# results/nvidia-h200/2026-11-23/):
-#   sssp.json, sssp.md              all strategies, all graphs (sssp_bench --json/--markdown)
-#   sssp_delta.json, sssp_delta.md  delta sweep, delta = c * mean weight / mean degree
-#   *.meta.json, *.log              how each file was made (command, commit, date), stderr
+# results/nvidia-h200/2026-11-23/): NAME.json and NAME.md per part (sssp_bench
+# --json/--markdown), NAME.meta.json (command, commit, date) and NAME.log (stderr).
 # Then: scripts/plot_results.py DIR and scripts/make_benchmarks_doc.py DIR.
 #
 # Refuses (exit 2) where no GPU is present. Exit 3: some GPU result differed
@@ -28,7 +37,7 @@
 # graphs, default ../shared/datasets), SSSP_DOWNLOADS (graphs fetched by
 # datasets/download.sh, default datasets/downloads; full mode only, 0 to skip),
 # SSSP_RESULTS (default results/), SSSP_BENCH_RUNS (timed solves per source:
-# quick 3, full 5).
+# quick 3, full 5), SSSP_BENCH_PARTS (space-separated parts to run).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
 
@@ -47,13 +56,26 @@ if [ "$mode" = quick ]; then
   generate=(rmat:18:16 rmat:19:16 rmat:20:16 "rmat:20:16:$paper_rmat" grid:1024:1024
             urand:262144:16 urand:524288:16 urand:1048576:16)
   sweep_generate=(rmat:20:16)
+  parts="${SSSP_BENCH_PARTS:-main sweep}"
 else
   runs="${SSSP_BENCH_RUNS:-5}"
   generate=(rmat:20:16 rmat:21:16 rmat:22:16 "rmat:20:16:$paper_rmat" "rmat:21:16:$paper_rmat"
             "rmat:22:16:$paper_rmat" grid:1024:1024 grid:2048:2048
             urand:1048576:16 urand:2097152:16 urand:4194304:16)
   sweep_generate=(rmat:20:16 grid:1024:1024)
+  parts="${SSSP_BENCH_PARTS:-main large balance sweep}"
 fi
+large_generate=(rmat:23:16 rmat:24:16 grid:4096:4096 urand:8388608:16)
+balance_generate=(rmat:20:16 rmat:22:16 "rmat:20:16:$paper_rmat" grid:1024:1024 grid:2048:2048 urand:1048576:16)
+balance_files=(road/DE.gr road/amsterdam-roads.mtx road/luxembourg_osm.mtx social/email-Enron.mtx
+               social/as-22july06.mtx)
+for p in $parts; do
+  case "$p" in
+    main|large|balance|sweep) ;;
+    *) echo "bench_sssp.sh: unknown part '$p' in SSSP_BENCH_PARTS (main, large, balance, sweep)" >&2; exit 2 ;;
+  esac
+done
+want() { case " $parts " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 # FILE[@RULE]; files missing here are skipped with a message.
 shared=(road/DE.gr road/rome99.gr road/andorra_osm.mtx road/amsterdam-roads.mtx road/luxembourg_osm.mtx
@@ -70,6 +92,10 @@ if [ "$mode" = full ] && [ "$downloads" != 0 ] && [ -d "$downloads" ]; then
 fi
 sweep_graph=()
 [ -f "$data/road/DE.gr" ] && sweep_graph=(--graph "$data/road/DE.gr")
+balance_graphs=()
+for f in "${balance_files[@]}"; do
+  [ -f "$data/$f" ] && balance_graphs+=(--graph "$data/$f")
+done
 
 rc_all=0
 # run NAME ARGS...: one sssp_bench call -> NAME.json, NAME.md, NAME.log, NAME.meta.json
@@ -89,14 +115,27 @@ run() {
   return 0
 }
 
-gen_args=()
-for g in "${generate[@]}"; do gen_args+=(--generate "$g"); done
-run sssp "${common[@]}" --runs "$runs" "${gen_args[@]}" "${graphs[@]}"
+# generate_args SPEC...: --generate SPEC for each
+generate_args() { for g in "$@"; do printf '%s\n' --generate "$g"; done; }
 
-sweep_args=()
-for g in "${sweep_generate[@]}"; do sweep_args+=(--generate "$g"); done
-run sssp_delta "${common[@]}" --runs "$runs" --no-cpu --delta-c 2,4,8,16,32,64,128 "${sweep_args[@]}" \
-  "${sweep_graph[@]}"
+if want main; then
+  mapfile -t gen_args < <(generate_args "${generate[@]}")
+  run sssp "${common[@]}" --runs "$runs" "${gen_args[@]}" "${graphs[@]}"
+fi
+if want large && [ "$mode" = full ]; then
+  mapfile -t gen_args < <(generate_args "${large_generate[@]}")
+  run sssp_large "${common[@]}" --runs "${SSSP_BENCH_RUNS:-3}" "${gen_args[@]}"
+fi
+if want balance && [ "$mode" = full ]; then
+  mapfile -t gen_args < <(generate_args "${balance_generate[@]}")
+  run sssp_load_balance "${common[@]}" --runs "$runs" --no-cpu --load-balance three-stage,binned,merge-path \
+    "${gen_args[@]}" "${balance_graphs[@]}"
+fi
+if want sweep; then
+  mapfile -t gen_args < <(generate_args "${sweep_generate[@]}")
+  run sssp_delta "${common[@]}" --runs "$runs" --no-cpu --delta-c 2,4,8,16,32,64,128 "${gen_args[@]}" \
+    "${sweep_graph[@]}"
+fi
 
 echo "results in $bench_out (plots: scripts/plot_results.py $bench_out)" >&2
 exit "$rc_all"

@@ -5,7 +5,8 @@ every number comes from the results folder's JSON, as there.
 
 Inputs (all optional; a section is left out when its file is absent):
   multisplit_sort.json, multisplit_histogram.json, multisplit_reduce.json
-  sssp_load_balance.json   [{graph, strategy, load_balance, median_ms, mteps}]
+  sssp_load_balance.json   sssp_bench JSON with several load balancers (or the older list of
+                           {graph, strategy, load_balance, median_ms, mteps})
   scale/scale_*.json       records written by `sssp --json` (scripts/scale_run.sh)
 """
 import glob
@@ -109,30 +110,50 @@ def reduce_section(doc, data):
     doc.add(f"Output check: {len(res) - len(bad)} of {len(res)} measurements agree with the other methods.", "")
 
 
-def load_balance_section(doc, rows):
-    doc.add("## SSSP load balancing: three-stage vs degree-binned relax", "")
-    doc.add("Median solve ms per strategy with each load balancer (`sssp_bench --load-balance three-stage,binned`); "
-            "`--load-balance auto` (the default) picks binned when at least half the arcs leave vertices of "
-            "out-degree >= 32. Speedup = three-stage ms / binned ms.", "")
-    graphs = []
+def load_balance_rows(data):
+    """Rows {graph, strategy, load_balance, median_ms, mteps} from sssp_bench's JSON
+    (bench_sssp.sh's balance part) or from the older hand-made list of such rows."""
+    if isinstance(data, dict):
+        return [{"graph": r["graph"], "strategy": r["method"], "load_balance": r["load_balance"],
+                 "median_ms": r["median_ms"], "mteps": r["mteps"], "heavy": r.get("heavy_arc_share")}
+                for r in data.get("rows", []) if r.get("load_balance") and not r["method"].startswith("cpu")]
+    return data
+
+
+def load_balance_section(doc, data):
+    rows = load_balance_rows(data)
+    balancers = []
+    for r in rows:
+        if r["load_balance"] not in balancers:
+            balancers.append(r["load_balance"])
+    doc.add("## SSSP load balancing: " + " vs ".join(balancers), "")
+    what = {"three-stage": "three-stage = CTA/warp/scan stages per frontier tile (relax.cuh)",
+            "binned": "binned = the frontier binned by out-degree with multisplit's warp collectives "
+                      "(binned_relax.cuh)",
+            "merge-path": "merge-path = equal chunks of the round's arcs per block, each arc's vertex found by "
+                          "binary search (merge_path_relax.cuh)"}
+    doc.add("Median solve ms per strategy with each load balancer (`sssp_bench --load-balance "
+            + ",".join(balancers) + "`): " + "; ".join(what.get(b, b) for b in balancers)
+            + ". The fastest is in bold. `--load-balance auto` (the default) picks binned "
+            "when at least half the arcs leave vertices of out-degree >= 32, three-stage otherwise.", "")
+    graphs, strategies = [], []
     for r in rows:
         if r["graph"] not in graphs:
             graphs.append(r["graph"])
-    strategies = []
-    for r in rows:
         if r["strategy"] not in strategies:
             strategies.append(r["strategy"])
     out = []
     for g in graphs:
-        row = [g]
         for s in strategies:
             t = {r["load_balance"]: r["median_ms"] for r in rows if r["graph"] == g and r["strategy"] == s}
-            if "three-stage" in t and "binned" in t:
-                row.append(f"{t['three-stage']:.2f} / {t['binned']:.2f} ({t['three-stage'] / t['binned']:.2f}x)")
-            else:
-                row.append("-")
-        out.append(row)
-    doc.table(["graph"] + [f"{s}: three-stage / binned ms" for s in strategies], out)
+            if not t:
+                continue
+            best = min(t, key=t.get)
+            cells = [(f"**{t[b]:.3f}**" if b == best else f"{t[b]:.3f}") if b in t else "-" for b in balancers]
+            ratio = (f"{t['three-stage'] / t[best]:.2f}x" if "three-stage" in t else "-")
+            out.append([g, s] + cells + [best, ratio])
+    doc.table(["graph", "strategy"] + [f"{b} ms" for b in balancers] + ["fastest", "fastest vs three-stage"], out,
+              ["---", "---"] + ["---:"] * len(balancers) + ["---", "---:"])
 
 
 def scale_section(doc, records):

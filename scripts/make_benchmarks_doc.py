@@ -468,12 +468,18 @@ def main():
         return 2
     load = lambda name: pr.load_json(os.path.join(rd, name + ".json")) if os.path.exists(  # noqa: E731
         os.path.join(rd, name + ".json")) else None
-    sssp, sweep, ms = load("sssp"), load("sssp_delta"), load("multisplit")
-    for d in (sssp, sweep, ms):
+    sssp, sweep, ms, large = load("sssp"), load("sssp_delta"), load("multisplit"), load("sssp_large")
+    for d in (sssp, sweep, ms, large):
         if d and str(d.get("device", "")).startswith("SYNTHETIC") and not args.allow_synthetic:
             print("make_benchmarks_doc.py: refusing the synthetic fixture (numbers are not measurements); "
                   "pass a real results folder", file=sys.stderr)
             return 2
+    if large and large.get("rows"):
+        # bench_sssp.sh's "large" part: the same table, more graphs.
+        if sssp and sssp.get("rows"):
+            sssp = dict(sssp, rows=sssp["rows"] + large["rows"])
+        else:
+            sssp = large
     if sssp is not None and not sssp.get("rows"):
         sssp = None
     if ms is not None and not ms.get("results"):
@@ -485,7 +491,7 @@ def main():
     plots = dict(pr.plot_all(rd, plot_dir))
     out_dir = os.path.dirname(os.path.abspath(args.out))
     rel_plot = lambda name: os.path.relpath(os.path.join(plot_dir, name), out_dir)  # noqa: E731
-    metas = {n: pr.read_meta(rd, n) for n in ("sssp", "sssp_delta", "multisplit")}
+    metas = {n: pr.read_meta(rd, n) for n in ("sssp", "sssp_large", "sssp_delta", "multisplit")}
 
     doc = Doc()
     device = (sssp or ms)["device"]

@@ -307,6 +307,9 @@ int Runner<Weight>::run() {
 
   if (!o_.quiet) {
     out_ << format_graph_header(run_.graph) << format_device_header(device) << format_delta_line(delta);
+    if (std::any_of(algorithms_.begin(), algorithms_.end(),
+                    [](Algorithm a) { return a == Algorithm::BucketSort || a == Algorithm::BucketMultisplit; }))
+      out_ << format_buckets_line(o_.buckets);
     out_ << "sources       " << describe_sources(o_, sources_, id_base) << "\n";
     out_ << "runs          1 warm-up + " << o_.runs << " timed per source and strategy\n";
     out_.flush();

@@ -157,6 +157,9 @@ std::string format_gpu_memory_line(const DeviceInfo& device);
 // "load balance  binned (87.0% of arcs leave vertices of out-degree >= 32)", empty without a GPU solver.
 std::string format_load_balance_line(const DeviceInfo& device);
 std::string format_delta_line(const DeltaInfo& delta);
+// "buckets       B = 10 (...)": the --buckets value, printed when a bucketing
+// strategy runs (the tables' "buckets done" column is a count, not B).
+std::string format_buckets_line(std::uint32_t buckets);
 std::string format_results_table(const std::vector<RunRecord>& records);
 std::string format_comparison_table(const std::vector<SummaryRow>& rows, const std::string& baseline_label);
 std::string format_sweep_table(const std::vector<SummaryRow>& rows);

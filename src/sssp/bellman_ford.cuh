@@ -141,12 +141,16 @@ __global__ void __launch_bounds__(kRelaxBlock) bellman_ford_persistent(GraphView
 template <class Codec>
 __global__ void __launch_bounds__(kSmallBlock) bellman_ford_small(GraphView<typename Codec::Weight> g,
                                                                   label_t* labels, std::uint32_t* stamps,
-                                                                  BellmanFordState* st, bool track_pred) {
+                                                                  BellmanFordState* global_state, bool track_pred) {
   __shared__ SmallShared<Codec> sh;
+  __shared__ BellmanFordState state;  // the block's copy while it runs (copy_state)
+  BellmanFordState* const st = &state;
+  copy_state(st, global_state);
+  __syncthreads();
   for (;;) {
-    if (volatile_load(&st->done)) return;  // written by thread 0 before the last __syncthreads
+    if (volatile_load(&st->done)) break;  // written by thread 0 before the last __syncthreads
     const BfRound r = bf_round(st, stamps);
-    if (!frontier_is_small<Codec>(g, r.frontier, r.count, sh)) return;
+    if (!frontier_is_small<Codec>(g, r.frontier, r.count, sh)) break;
     relax_frontier<Codec, kSmallBlock>(g, labels, r.frontier, r.count, track_pred, BfSink<Codec>{r.out}, sh.relax,
                                        &st->relaxations);
     __threadfence_block();
@@ -154,6 +158,8 @@ __global__ void __launch_bounds__(kSmallBlock) bellman_ford_small(GraphView<type
     if (threadIdx.x == 0) bf_end_round(st, r);
     __syncthreads();
   }
+  __syncthreads();
+  copy_state(global_state, st);
 }
 
 // Enqueues `rounds` of `launch_round`, then reads the state back; doubles the

@@ -44,6 +44,7 @@
 #include <multisplit/detail/warp/warp_match.cuh>
 
 #include "sssp/labels.cuh"
+#include "sssp/merge_path_relax.cuh"
 #include "sssp/relax.cuh"
 
 namespace sssp::detail {
@@ -59,12 +60,17 @@ struct BinCounters {
   std::uint32_t scan_count;   // bin 0 entries
   std::uint32_t warp_count;   // bin 1 entries
   unsigned long long hubs;    // bin 2: entries << kHubCountShift | arcs
+  unsigned long long merge_path;  // merge-path mode: MergePathPlan::reserved
 };
 
-// The bins of one round, in device memory. enabled == false: the three-stage
-// relax runs instead and nothing here is touched.
+// The two-pass balancers of one round, in device memory: the degree bins, or
+// with merge_path set the merge-path plan (merge_path_relax.cuh), which takes
+// the same two passes. enabled == false: the three-stage relax runs instead
+// and nothing here is touched.
 struct DegreeBins {
   bool enabled = false;
+  bool merge_path = false;
+  MergePathPlan merge;
   std::uint32_t* items = nullptr;          // bins 0 (front) and 1 (back)
   std::uint32_t capacity = 0;
   std::uint32_t* hub_vertex = nullptr;     // bin 2: vertex of slot s
@@ -94,6 +100,10 @@ __device__ __forceinline__ std::uint64_t warp_exclusive_sum64(std::uint64_t valu
 template <class Sink>
 __device__ void bin_frontier(const std::uint64_t* offsets, const std::uint32_t* frontier, std::uint32_t count,
                              const Sink& sink, const DegreeBins& bins) {
+  if (bins.merge_path) {
+    merge_path_prefix(offsets, frontier, count, sink, bins.merge, bins.overflow);
+    return;
+  }
   namespace ms = multisplit::detail;
   const unsigned lane = threadIdx.x & 31u;
   const std::uint64_t warp = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
@@ -153,6 +163,11 @@ template <class Codec, int kBlock = kRelaxBlock, class Sink>
 __device__ void relax_bins(const GraphView<typename Codec::Weight>& g, label_t* labels, const DegreeBins& bins,
                            bool track_pred, const Sink& sink, RelaxShared<Codec, kBlock>& sh,
                            unsigned long long* arcs_examined) {
+  if (bins.merge_path) {
+    static_assert(kBlock == kRelaxBlock, "the merge-path relax runs in kRelaxBlock-thread blocks");
+    merge_path_relax<Codec>(g, labels, bins.merge, track_pred, sink, arcs_examined);
+    return;
+  }
   using Dist = typename Codec::Dist;
   const unsigned lane = threadIdx.x & 31u;
   // Written by atomics before the barrier: read from L2.
@@ -287,6 +302,7 @@ __device__ __forceinline__ void reset_bins(const DegreeBins& bins) {
   bins.counters->scan_count = 0;
   bins.counters->warp_count = 0;
   bins.counters->hubs = 0;
+  bins.counters->merge_path = 0;
 }
 
 }  // namespace sssp::detail

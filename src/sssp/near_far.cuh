@@ -373,13 +373,18 @@ __global__ void __launch_bounds__(kRelaxBlock) near_far_persistent(GraphView<typ
 template <class Codec>
 __global__ void __launch_bounds__(kSmallBlock) near_far_small(GraphView<typename Codec::Weight> g, label_t* labels,
                                                               std::uint32_t* stamps_near, std::uint32_t* stamps_far,
-                                                              NearFarState<Codec>* st, bool track_pred) {
+                                                              NearFarState<Codec>* global_state, bool track_pred) {
   __shared__ SmallShared<Codec> sh;
+  __shared__ NearFarState<Codec> state;  // the block's copy while it runs (copy_state)
+  NearFarState<Codec>* const st = &state;
+  copy_state(st, global_state);
+  __syncthreads();
   for (;;) {
-    if (volatile_load(&st->done) || volatile_load(&st->need_full_split)) return;
+    // Every exit below is block-uniform: the state is read after a barrier.
+    if (volatile_load(&st->done) || volatile_load(&st->need_full_split)) break;
     if (volatile_load(&st->split_active)) {
       if (volatile_load(&st->split_count) + volatile_load(&st->take_count) > kSmallSplit)
-        return;  // the multi-block split takes it
+        break;  // the multi-block split takes it
       near_far_split_items(labels, stamps_near, stamps_far, st, threadIdx.x, kSmallBlock);
       __threadfence_block();
       __syncthreads();
@@ -388,7 +393,7 @@ __global__ void __launch_bounds__(kSmallBlock) near_far_small(GraphView<typename
       continue;
     }
     const NearFarRound<Codec> r = near_far_round(st, stamps_near, stamps_far);
-    if (!frontier_is_small<Codec>(g, r.frontier, r.count, sh)) return;
+    if (!frontier_is_small<Codec>(g, r.frontier, r.count, sh)) break;
     relax_frontier<Codec, kSmallBlock>(g, labels, r.frontier, r.count, track_pred, r.sink, sh.relax,
                                        &st->relaxations);
     __threadfence_block();
@@ -396,6 +401,8 @@ __global__ void __launch_bounds__(kSmallBlock) near_far_small(GraphView<typename
     if (threadIdx.x == 0) near_far_end_round(st, r);
     __syncthreads();
   }
+  __syncthreads();
+  copy_state(global_state, st);
 }
 
 // Initial state: the source alone in the near set, threshold delta (window 0).

@@ -54,6 +54,20 @@ int cooperative_grid(Kernel kernel, int block, int device) {
   return sms * per_sm;
 }
 
+// The single-block loops own their strategy's state while they run (no other
+// kernel runs in the stream meanwhile), so they work on a copy in shared
+// memory, copied in at the start and back at the end: each round reads and
+// updates the state several times (queue counts, parities, stamps, the
+// append counters' atomics), and each access then costs shared-memory
+// latency instead of an L2 round trip. All threads of the block call it.
+template <class State>
+__device__ void copy_state(State* dst, const State* src) {
+  static_assert(sizeof(State) % sizeof(std::uint32_t) == 0, "state copied in 32-bit words");
+  auto* d = reinterpret_cast<std::uint32_t*>(dst);
+  const auto* s = reinterpret_cast<const std::uint32_t*>(src);
+  for (unsigned i = threadIdx.x; i < sizeof(State) / sizeof(std::uint32_t); i += blockDim.x) d[i] = s[i];
+}
+
 template <class Codec>
 struct SmallShared {
   RelaxShared<Codec, kSmallBlock> relax;

@@ -28,14 +28,18 @@ std::vector<Strategy> all_strategies();
 //   binned       a multisplit of the frontier into thread / warp / block bins
 //                by out-degree, then each bin with its own mapping
 //                (binned_relax.cuh): one more pass and barrier per round;
+//   merge-path   the round's arcs cut into equal chunks, one per block, each
+//                arc finding its vertex by binary search over the vertices'
+//                first arcs (merge_path_relax.cuh): one more pass and
+//                barrier per round, like binned;
 //   auto         binned when at least kBinnedMinHeavyArcShare of the arcs
 //                leave vertices of out-degree >= 32 (power-law graphs),
 //                three-stage otherwise (roads, grids, uniform random).
 // Rounds of the single-block loop (small frontiers) are always three-stage.
-enum class LoadBalance { Auto, ThreeStage, Binned };
+enum class LoadBalance { Auto, ThreeStage, Binned, MergePath };
 inline constexpr double kBinnedMinHeavyArcShare = 0.5;
 
-// "auto", "three-stage", "binned".
+// "auto", "three-stage", "binned", "merge-path".
 const char* to_string(LoadBalance b);
 // Throws std::invalid_argument naming the value on anything unknown.
 LoadBalance parse_load_balance(const std::string& name);
@@ -47,7 +51,7 @@ struct SolverOptions {
   int device = 0;              // CUDA device ordinal
   std::uint64_t memory_limit_bytes = 0;  // 0: the device's free memory; else pretend only this much exists
   // Auto also reads the environment variable SSSP_LOAD_BALANCE
-  // (three-stage|binned) when set, so the sssp command can be steered.
+  // (three-stage|binned|merge-path) when set, so the sssp command can be steered.
   LoadBalance load_balance = LoadBalance::Auto;
   // false: never use the single-block loop for small frontiers (every round
   // runs on the whole grid: slower; for tests of the multi-block relax on

@@ -151,7 +151,7 @@ struct SolverImpl {
   LoadBalance load_balance = LoadBalance::ThreeStage;  // resolved
 
   DeviceMemory offsets, targets, weights, labels, stamps_a, stamps_b, pred, big0, big1, small0, small1, far0, far1, keys0,
-      keys1, temp, state, bucket_offsets, scratch, hub_vertex, hub_first, bin_counters;
+      keys1, temp, state, bucket_offsets, scratch, hub_vertex, hub_first, bin_counters, slot_first, chunk_slot;
   PinnedMemory host_state;
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
@@ -190,13 +190,50 @@ struct SolverImpl {
     }
     // Hub bin of the binned relax: at most one slot per vertex of degree >= kHubDegree.
     const std::uint64_t hub_cap = std::min<std::uint64_t>(nn + 1, m / kHubDegree + 1);
+    // ---- Load balancing (solver.hpp, LoadBalance): decided once per graph.
+    std::uint64_t heavy_arcs = 0;
+    for (std::uint32_t v = 0; v < n; ++v) {
+      const std::uint64_t d = g.offsets[v + 1] - g.offsets[v];
+      if (d >= kWarpDegree) heavy_arcs += d;
+    }
+    heavy_share = m > 0 ? static_cast<double>(heavy_arcs) / static_cast<double>(m) : 0.0;
+    LoadBalance lb = options.load_balance;
+    if (lb == LoadBalance::Auto) {
+      const char* env = std::getenv("SSSP_LOAD_BALANCE");
+      if (env && *env) {
+        try {
+          lb = parse_load_balance(env);
+        } catch (const std::invalid_argument& e) {
+          throw std::invalid_argument(std::string("sssp: SSSP_LOAD_BALANCE: ") + e.what());
+        }
+      }
+    }
+    // The hub counter packs count << kHubCountShift | arcs into 64 bits.
+    const bool binned_fits = hub_cap < (1ull << (64 - kHubCountShift)) && m <= kHubArcMask;
+    if (lb == LoadBalance::Auto)
+      lb = binned_fits && heavy_share >= kBinnedMinHeavyArcShare ? LoadBalance::Binned : LoadBalance::ThreeStage;
+    const int merge_arc_bits = merge_path_arc_bits(nn, m);
+    if (lb == LoadBalance::MergePath && merge_arc_bits == 0)
+      throw std::invalid_argument("sssp: the merge-path load balancing needs the vertex and arc counts to fit one "
+                                  "64-bit word together; this graph has " + std::to_string(n) + " vertices and " +
+                                  std::to_string(m) + " arcs (use three-stage or binned)");
+    if (lb == LoadBalance::Binned && !binned_fits)
+      throw std::invalid_argument("sssp: the binned load balancing handles fewer than 2^24 vertices of out-degree >= " +
+                                  std::to_string(kHubDegree) + " and 2^40 arcs; this graph has " + std::to_string(m) +
+                                  " arcs (use three-stage)");
+    // Merge-path plan (merge_path_relax.cuh): a slot per frontier vertex, an
+    // entry per chunk of the round's arcs.
+    const bool merge_path = lb == LoadBalance::MergePath;
+    const std::uint64_t slot_cap = merge_path ? nn + 1 : 0;
+    const std::uint64_t chunk_cap = merge_path ? m / kMergePathChunk + 2 : 0;
     const std::uint64_t graph_bytes = (static_cast<std::uint64_t>(n) + 1) * 8 + m * 4 + m * sizeof(Weight);
     const std::uint64_t work_bytes = nn * 8                          // labels
                                      + 2 * nn * 4                    // stamps
                                      + (std::is_same_v<Weight, float> ? 0 : nn * 4)  // predecessors (wide)
                                      + 2 * big_cap * 4 + 4 * small_cap * 4 + 2 * big_cap * 4  // queues, keys
                                      + temp_bytes + kStateBytes + (kMaxBuckets + 2) * 4 + 256
-                                     + hub_cap * (4 + 8) + sizeof(BinCounters);
+                                     + hub_cap * (4 + 8) + sizeof(BinCounters)
+                                     + slot_cap * 8 + chunk_cap * 4;  // merge-path (slot vertices: the keys)
     const std::uint64_t needed = graph_bytes + work_bytes;
     std::size_t free_bytes = 0, total_bytes = 0;
     SSSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -241,6 +278,10 @@ struct SolverImpl {
     hub_vertex.allocate(hub_cap * 4, "degree bins");
     hub_first.allocate(hub_cap * 8, "degree bins");
     bin_counters.allocate(sizeof(BinCounters), "degree bins");
+    if (merge_path) {
+      slot_first.allocate(slot_cap * 8, "merge-path plan");
+      chunk_slot.allocate(chunk_cap * 4, "merge-path plan");
+    }
     host_state.allocate(kStateBytes);
 
     // ---- Upload (timed: host-to-device transfer only).
@@ -323,34 +364,20 @@ struct SolverImpl {
     ws.relax_grid = static_cast<int>(sm_count) * std::max(per_sm, 1);
     ws.stream_grid = static_cast<int>(sm_count) * 8;
 
-    // ---- Load balancing (solver.hpp, LoadBalance): decided once per graph.
-    std::uint64_t heavy_arcs = 0;
-    for (std::uint32_t v = 0; v < n; ++v) {
-      const std::uint64_t d = g.offsets[v + 1] - g.offsets[v];
-      if (d >= kWarpDegree) heavy_arcs += d;
-    }
-    heavy_share = m > 0 ? static_cast<double>(heavy_arcs) / static_cast<double>(m) : 0.0;
-    LoadBalance lb = options.load_balance;
-    if (lb == LoadBalance::Auto) {
-      const char* env = std::getenv("SSSP_LOAD_BALANCE");
-      if (env && *env) {
-        try {
-          lb = parse_load_balance(env);
-        } catch (const std::invalid_argument& e) {
-          throw std::invalid_argument(std::string("sssp: SSSP_LOAD_BALANCE: ") + e.what());
-        }
-      }
-    }
-    // The hub counter packs count << kHubCountShift | arcs into 64 bits.
-    const bool binned_fits = hub_cap < (1ull << (64 - kHubCountShift)) && m <= kHubArcMask;
-    if (lb == LoadBalance::Auto)
-      lb = binned_fits && heavy_share >= kBinnedMinHeavyArcShare ? LoadBalance::Binned : LoadBalance::ThreeStage;
-    if (lb == LoadBalance::Binned && !binned_fits)
-      throw std::invalid_argument("sssp: the binned load balancing handles fewer than 2^24 vertices of out-degree >= " +
-                                  std::to_string(kHubDegree) + " and 2^40 arcs; this graph has " + std::to_string(m) +
-                                  " arcs (use three-stage)");
     load_balance = lb;
-    ws.bins.enabled = lb == LoadBalance::Binned;
+    ws.bins.enabled = lb == LoadBalance::Binned || lb == LoadBalance::MergePath;
+    ws.bins.merge_path = merge_path;
+    if (merge_path) {
+      // Slot vertices share keys[1] with nothing else during rounds (full
+      // splits use the keys only between rounds); bin items use keys[0].
+      ws.bins.merge.slot_vertex = keys1.as<std::uint32_t>();
+      ws.bins.merge.slot_first = slot_first.as<std::uint64_t>();
+      ws.bins.merge.slot_capacity = slot_cap;
+      ws.bins.merge.chunk_slot = chunk_slot.as<std::uint32_t>();
+      ws.bins.merge.chunk_capacity = chunk_cap;
+      ws.bins.merge.reserved = &bin_counters.as<BinCounters>()->merge_path;
+      ws.bins.merge.arc_bits = merge_arc_bits;
+    }
     ws.bins.items = keys0.as<std::uint32_t>();  // free during rounds: only full splits use the keys
     ws.bins.capacity = static_cast<std::uint32_t>(big_cap);
     ws.bins.hub_vertex = hub_vertex.as<std::uint32_t>();

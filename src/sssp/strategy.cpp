@@ -34,14 +34,15 @@ const char* to_string(LoadBalance b) {
     case LoadBalance::Auto: return "auto";
     case LoadBalance::ThreeStage: return "three-stage";
     case LoadBalance::Binned: return "binned";
+    case LoadBalance::MergePath: return "merge-path";
   }
   return "unknown";
 }
 
 LoadBalance parse_load_balance(const std::string& name) {
-  for (LoadBalance b : {LoadBalance::Auto, LoadBalance::ThreeStage, LoadBalance::Binned})
+  for (LoadBalance b : {LoadBalance::Auto, LoadBalance::ThreeStage, LoadBalance::Binned, LoadBalance::MergePath})
     if (name == to_string(b)) return b;
-  throw std::invalid_argument("unknown load balance '" + name + "' (expected auto, three-stage or binned)");
+  throw std::invalid_argument("unknown load balance '" + name + "' (expected auto, three-stage, binned or merge-path)");
 }
 
 }  // namespace sssp

@@ -100,6 +100,7 @@ TEST(AppOptions, ParsesEveryOption) {
   EXPECT_EQ(o.gpu_memory_limit_bytes, 2ull << 30);
   EXPECT_EQ(o.load_balance, sssp::LoadBalance::Binned);
   EXPECT_EQ(parse({"--load-balance", "three-stage"}).load_balance, sssp::LoadBalance::ThreeStage);
+  EXPECT_EQ(parse({"--load-balance", "merge-path"}).load_balance, sssp::LoadBalance::MergePath);
   EXPECT_EQ(o.command_line.size(), 40u);  // argv kept whole for the JSON record
   EXPECT_EQ(o.command_line.back(), "-q");
 }
@@ -192,7 +193,7 @@ TEST(AppOptions, RejectsUnknownMalformedAndConflictingOptions) {
       {{"--gpu-memory-limit", "lots"}, "gpu-memory-limit"},
       {{"--gpu-memory-limit", "0"}, "at least 1 byte"},
       {{"--gpu-memory-limit", "-1G"}, "gpu-memory-limit"},
-      {{"--load-balance", "merge-path"}, "--load-balance: unknown load balance 'merge-path'"},
+      {{"--load-balance", "round-robin"}, "--load-balance: unknown load balance 'round-robin'"},
       {{"--load-balance", "binned", "--device", "cpu"}, "conflicts"},
   };
   for (const Case& c : cases) {

@@ -173,12 +173,12 @@ TEST(AppSummary, SweepRowsCompareWithTheBaselineAtTheSameDelta) {
   EXPECT_DOUBLE_EQ(*rows[2].speedup, 2.5);
   const std::string table = app::format_sweep_table(rows);
   EXPECT_EQ(table,
-            "delta  strategy        device  solve ms  MTEPS  work ratio  iterations  buckets\n"
-            "-----  --------------  ------  --------  -----  ----------  ----------  -------\n"
-            "   10  near-far        gpu        1.000    2.0       1.000           -        -\n"
-            "   10  delta-stepping  cpu        4.000    0.5       1.000           -        -\n"
-            "   20  near-far        gpu        2.000    1.0       1.000           -        -\n"
-            "   20  delta-stepping  cpu        5.000    0.4       1.000           -        -\n");
+            "delta  strategy        device  solve ms  MTEPS  work ratio  iterations  buckets done\n"
+            "-----  --------------  ------  --------  -----  ----------  ----------  ------------\n"
+            "   10  near-far        gpu        1.000    2.0       1.000           -             -\n"
+            "   10  delta-stepping  cpu        4.000    0.5       1.000           -             -\n"
+            "   20  near-far        gpu        2.000    1.0       1.000           -             -\n"
+            "   20  delta-stepping  cpu        5.000    0.4       1.000           -             -\n");
 }
 
 TEST(AppReport, ResultsTableIsStable) {
@@ -192,13 +192,13 @@ TEST(AppReport, ResultsTableIsStable) {
   b.mismatches = 3;
   EXPECT_EQ(app::format_results_table({a, b}),
             "strategy           device  source  delta  runs  median ms  min ms  max ms  MTEPS  work ratio  "
-            "iterations  buckets  reached  validation\n"
+            "iterations  buckets done  reached  validation\n"
             "-----------------  ------  ------  -----  ----  ---------  ------  ------  -----  ----------  "
-            "----------  -------  -------  ----------\n"
+            "----------  ------------  -------  ----------\n"
             "bucket-multisplit  gpu          1   62.5     3      1.500   1.250   2.000  666.7       1.200  "
-            "        41       12   500000  passed\n"
+            "        41            12   500000  passed\n"
             "dijkstra           cpu          1      -     1     30.000  30.000  30.000   33.3       1.000  "
-            "         -        -   500000  failed (3)\n");
+            "         -             -   500000  failed (3)\n");
 }
 
 TEST(AppReport, ComparisonTableIsStable) {
@@ -246,6 +246,8 @@ TEST(AppReport, HeaderLinesSayWhereTheGraphCameFrom) {
   app::DeltaInfo delta;
   delta.value = delta.auto_value = 62.5;
   EXPECT_EQ(app::format_delta_line(delta), "delta         62.5 (auto: 32 x mean weight / mean out-degree)\n");
+  EXPECT_EQ(app::format_buckets_line(10),
+            "buckets       B = 10 (bucket-sort, bucket-multisplit; 'buckets done' below counts the buckets processed)\n");
 }
 
 TEST(AppReport, PathLines) {

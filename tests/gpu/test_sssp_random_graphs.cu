@@ -21,6 +21,7 @@
 #include "graph/build_csr.hpp"
 #include "graph/generators.hpp"
 #include "graph/reference.hpp"
+#include "sssp/merge_path_relax.cuh"
 #include "sssp/solver.hpp"
 #include "sssp/tree_check.hpp"
 
@@ -94,10 +95,9 @@ struct RelaxMode {
   sssp::LoadBalance load_balance;
   bool single_block_loop;
 };
-constexpr RelaxMode kRelaxModes[] = {{sssp::LoadBalance::ThreeStage, true},
-                                     {sssp::LoadBalance::Binned, true},
-                                     {sssp::LoadBalance::ThreeStage, false},
-                                     {sssp::LoadBalance::Binned, false}};
+constexpr RelaxMode kRelaxModes[] = {{sssp::LoadBalance::ThreeStage, true}, {sssp::LoadBalance::Binned, true},
+                                     {sssp::LoadBalance::MergePath, true},  {sssp::LoadBalance::ThreeStage, false},
+                                     {sssp::LoadBalance::Binned, false},    {sssp::LoadBalance::MergePath, false}};
 
 // Runs every strategy with and without predecessors from each source, under
 // every relax mode.
@@ -284,6 +284,8 @@ TEST(SsspSolver, LoadBalanceChoice) {
   EXPECT_STREQ(sssp::to_string(sssp::LoadBalance::Binned), "binned");
   EXPECT_EQ(sssp::parse_load_balance("three-stage"), sssp::LoadBalance::ThreeStage);
   EXPECT_EQ(sssp::parse_load_balance("auto"), sssp::LoadBalance::Auto);
+  EXPECT_EQ(sssp::parse_load_balance("merge-path"), sssp::LoadBalance::MergePath);
+  EXPECT_STREQ(sssp::to_string(sssp::LoadBalance::MergePath), "merge-path");
   EXPECT_THROW(sssp::parse_load_balance("binned "), std::invalid_argument);
   ASSERT_EQ(unsetenv("SSSP_LOAD_BALANCE"), 0);
   // A grid has out-degrees <= 4: auto keeps the three-stage relax.
@@ -295,6 +297,8 @@ TEST(SsspSolver, LoadBalanceChoice) {
   // SSSP_LOAD_BALANCE steers auto only; a bad value is refused by name.
   ASSERT_EQ(setenv("SSSP_LOAD_BALANCE", "binned", 1), 0);
   EXPECT_EQ(sssp::GpuSolver<std::uint32_t>(grid, opts).load_balance(), sssp::LoadBalance::Binned);
+  ASSERT_EQ(setenv("SSSP_LOAD_BALANCE", "merge-path", 1), 0);
+  EXPECT_EQ(sssp::GpuSolver<std::uint32_t>(grid, opts).load_balance(), sssp::LoadBalance::MergePath);
   opts.load_balance = sssp::LoadBalance::ThreeStage;
   EXPECT_EQ(sssp::GpuSolver<std::uint32_t>(grid, opts).load_balance(), sssp::LoadBalance::ThreeStage);
   opts.load_balance = sssp::LoadBalance::Auto;
@@ -307,6 +311,20 @@ TEST(SsspSolver, LoadBalanceChoice) {
     EXPECT_NE(std::string(e.what()).find("fast"), std::string::npos) << e.what();
   }
   ASSERT_EQ(unsetenv("SSSP_LOAD_BALANCE"), 0);
+}
+
+// The merge-path relax reserves slots and arcs in one 64-bit word; the split
+// of its bits decides which graphs it accepts. Host arithmetic: no GPU needed.
+TEST(SsspSolver, MergePathWordSplit) {
+  using sssp::detail::merge_path_arc_bits;
+  EXPECT_EQ(merge_path_arc_bits(1, 0), 1);
+  EXPECT_EQ(merge_path_arc_bits(1, 1), 1);
+  EXPECT_EQ(merge_path_arc_bits(1, 2), 2);
+  EXPECT_EQ(merge_path_arc_bits(1u << 20, 31399872), 25);           // rmat:20:16
+  EXPECT_EQ(merge_path_arc_bits(134217728, 4220000000ull), 32);      // about rmat:27:16: 28 + 32 bits
+  EXPECT_EQ(merge_path_arc_bits(134217728, 4300000000ull), 33);      // past 2^32 arcs
+  EXPECT_EQ(merge_path_arc_bits((1u << 30) - 1, (1ull << 34) - 1), 34);  // 30 + 34 = 64 bits: fits
+  EXPECT_EQ(merge_path_arc_bits((1u << 30) - 1, 1ull << 34), 0);     // 30 + 35 bits: refused
 }
 
 TEST(SsspSolver, RepeatedSolvesAgree) {

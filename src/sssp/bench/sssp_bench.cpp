@@ -324,7 +324,7 @@ int main(int argc, char** argv) {
       ("delta-c", po::value<std::string>(), "comma-separated c values for auto delta (default 32): a sweep")
       ("strategies", po::value<std::string>(), "comma-separated strategies (default: all)")
       ("load-balance", po::value<std::string>(),
-       "comma-separated relax load balancing: auto, three-stage, binned (default: auto); several: one row set each")
+       "comma-separated relax load balancing: auto, three-stage, binned, merge-path (default: auto); several: one row set each")
       ("json", po::value(&cfg.json_path), "write all rows as JSON here")
       ("markdown", po::value(&cfg.markdown_path), "write the table here too");
   po::variables_map vm;
