@@ -132,7 +132,7 @@ po::options_description make_description() {
       ("json", po::value<std::string>()->value_name("FILE"), "write everything as one JSON record")
       ("load-balance", po::value<std::string>()->value_name("LB"),
        "GPU relax rounds: three-stage (CTA/warp/scan per tile), binned (frontier binned by out-degree), "
-       "merge-path (equal chunks of the round's arcs per block), or auto (binned when most arcs leave vertices of degree >= 32; default)")
+       "merge-path (equal chunks of the round's arcs per block), or auto (merge-path where its 64-bit counter holds the graph's sizes; default)")
       ("gpu-memory-limit", po::value<std::string>()->value_name("BYTES"),
        "pretend the GPU has only this much memory, e.g. 2G or 512M")
       ("quiet,q", po::bool_switch(), "print only results (no graph/device header, no progress)");

@@ -32,9 +32,15 @@ std::vector<Strategy> all_strategies();
 //                arc finding its vertex by binary search over the vertices'
 //                first arcs (merge_path_relax.cuh): one more pass and
 //                barrier per round, like binned;
-//   auto         binned when at least kBinnedMinHeavyArcShare of the arcs
-//                leave vertices of out-degree >= 32 (power-law graphs),
-//                three-stage otherwise (roads, grids, uniform random).
+//   auto         merge-path: on the H200 (2026-11-24) it was the fastest, or
+//                within 0.1% of it, for near-far and the bucketing strategies
+//                on every graph of bench_sssp.sh's balance part (R-MAT, grids,
+//                uniform random, roads, social); bellman-ford, whose
+//                frontiers are larger, loses 2-13% to the best of the others
+//                on grids, roads and rmat:22:16. Where the merge-path
+//                word cannot hold the graph's sizes (merge_path_relax.cuh),
+//                binned when at least kBinnedMinHeavyArcShare of the arcs
+//                leave vertices of out-degree >= 32, three-stage otherwise.
 // Rounds of the single-block loop (small frontiers) are always three-stage.
 enum class LoadBalance { Auto, ThreeStage, Binned, MergePath };
 inline constexpr double kBinnedMinHeavyArcShare = 0.5;

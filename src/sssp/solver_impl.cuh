@@ -210,9 +210,14 @@ struct SolverImpl {
     }
     // The hub counter packs count << kHubCountShift | arcs into 64 bits.
     const bool binned_fits = hub_cap < (1ull << (64 - kHubCountShift)) && m <= kHubArcMask;
-    if (lb == LoadBalance::Auto)
-      lb = binned_fits && heavy_share >= kBinnedMinHeavyArcShare ? LoadBalance::Binned : LoadBalance::ThreeStage;
     const int merge_arc_bits = merge_path_arc_bits(nn, m);
+    if (lb == LoadBalance::Auto) {
+      if (merge_arc_bits != 0) {
+        lb = LoadBalance::MergePath;
+      } else {
+        lb = binned_fits && heavy_share >= kBinnedMinHeavyArcShare ? LoadBalance::Binned : LoadBalance::ThreeStage;
+      }
+    }
     if (lb == LoadBalance::MergePath && merge_arc_bits == 0)
       throw std::invalid_argument("sssp: the merge-path load balancing needs the vertex and arc counts to fit one "
                                   "64-bit word together; this graph has " + std::to_string(n) + " vertices and " +

@@ -222,13 +222,13 @@ TEST(SsspRandomGraphs, StarHub) {
     for (vertex_id k = 0; k < 40; ++k) arcs.emplace_back(5001 + v, 1 + (v * 40 + k) % 5000, rng() % 10);
   const auto g = from_arcs<std::uint32_t>(5098, arcs);
   check_all(g, {0, 5001}, "star");
-  // Auto: (5000 hub arcs + 97 * 40 arcs of degree-40 vertices) of 13880 arcs
-  // leave vertices of degree >= 32, above kBinnedMinHeavyArcShare: binned.
+  // (5000 hub arcs + 97 * 40 arcs of degree-40 vertices) of 13880 arcs leave
+  // vertices of degree >= 32; auto takes merge-path whatever the share.
   sssp::SolverOptions opts;
   opts.delta = graph::auto_delta(g);
   sssp::GpuSolver<std::uint32_t> solver(g, opts);
   EXPECT_DOUBLE_EQ(solver.heavy_arc_share(), (5000.0 + 97.0 * 40.0) / 13880.0);
-  EXPECT_EQ(solver.load_balance(), sssp::LoadBalance::Binned);
+  EXPECT_EQ(solver.load_balance(), sssp::LoadBalance::MergePath);
 }
 
 TEST(SsspRandomGraphs, ChainManyDependentRounds) {
@@ -288,12 +288,12 @@ TEST(SsspSolver, LoadBalanceChoice) {
   EXPECT_STREQ(sssp::to_string(sssp::LoadBalance::MergePath), "merge-path");
   EXPECT_THROW(sssp::parse_load_balance("binned "), std::invalid_argument);
   ASSERT_EQ(unsetenv("SSSP_LOAD_BALANCE"), 0);
-  // A grid has out-degrees <= 4: auto keeps the three-stage relax.
+  // A grid has out-degrees <= 4 (no heavy arcs); auto takes merge-path.
   const auto grid = generated("grid:20:20", "random:1:10", 1);
   sssp::SolverOptions opts;
   opts.delta = 10;
   EXPECT_EQ(sssp::GpuSolver<std::uint32_t>(grid, opts).heavy_arc_share(), 0.0);
-  EXPECT_EQ(sssp::GpuSolver<std::uint32_t>(grid, opts).load_balance(), sssp::LoadBalance::ThreeStage);
+  EXPECT_EQ(sssp::GpuSolver<std::uint32_t>(grid, opts).load_balance(), sssp::LoadBalance::MergePath);
   // SSSP_LOAD_BALANCE steers auto only; a bad value is refused by name.
   ASSERT_EQ(setenv("SSSP_LOAD_BALANCE", "binned", 1), 0);
   EXPECT_EQ(sssp::GpuSolver<std::uint32_t>(grid, opts).load_balance(), sssp::LoadBalance::Binned);
