@@ -151,7 +151,7 @@ __global__ void __launch_bounds__(kSmallBlock) bellman_ford_small(GraphView<type
     if (volatile_load(&st->done)) break;  // written by thread 0 before the last __syncthreads
     const BfRound r = bf_round(st, stamps);
     if (!frontier_is_small<Codec>(g, r.frontier, r.count, sh)) break;
-    relax_frontier<Codec, kSmallBlock>(g, labels, r.frontier, r.count, track_pred, BfSink<Codec>{r.out}, sh.relax,
+    relax_frontier<Codec, kSmallBlock, false>(g, labels, r.frontier, r.count, track_pred, BfSink<Codec>{r.out}, sh.relax,
                                        &st->relaxations);
     __threadfence_block();
     __syncthreads();

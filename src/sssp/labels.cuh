@@ -110,9 +110,17 @@ struct PackedCodec {
   __device__ static Dist add(Dist d, Weight w) { return Traits::add(d, w); }
 
   // Lowers *label to nd if that is a strict improvement; true when it did.
-  __device__ static bool try_lower(label_t* label, Dist nd, std::uint32_t pred, bool track_pred) {
+  // precheck: read the label first and skip the atomic when nd is no better
+  // (saves atomics where most relaxations fail); without it the atomic is
+  // issued at once, one dependent memory access less (latency-bound loops).
+  __device__ static bool try_lower(label_t* label, Dist nd, std::uint32_t pred, bool track_pred,
+                                   bool precheck = true) {
     std::uint32_t nbits;
     if (!Traits::to_bits(nd, &nbits)) return false;
+    if (!track_pred && !precheck) {
+      const label_t old = atomicMin(label, (static_cast<label_t>(nbits) << 32) | kNoPred);
+      return nbits < static_cast<std::uint32_t>(old >> 32);
+    }
     label_t cur = load_label(label);
     if (nbits >= static_cast<std::uint32_t>(cur >> 32)) return false;  // stale reads only overestimate
     if (!track_pred) {
@@ -163,8 +171,9 @@ struct WideCodec {
   __host__ __device__ static std::uint64_t inf_key() { return ~0ull; }
   __device__ static Dist add(Dist d, Weight w) { return d + w; }  // d < (n-1) * 2^32: no overflow
 
-  __device__ static bool try_lower(label_t* label, Dist nd, std::uint32_t /*pred*/, bool /*track_pred*/) {
-    if (nd >= load_label(label)) return false;
+  __device__ static bool try_lower(label_t* label, Dist nd, std::uint32_t /*pred*/, bool /*track_pred*/,
+                                   bool precheck = true) {
+    if (precheck && nd >= load_label(label)) return false;
     return nd < atomicMin(label, static_cast<label_t>(nd));
   }
   __host__ __device__ static std::uint64_t key(Dist d) { return d; }

@@ -394,7 +394,7 @@ __global__ void __launch_bounds__(kSmallBlock) near_far_small(GraphView<typename
     }
     const NearFarRound<Codec> r = near_far_round(st, stamps_near, stamps_far);
     if (!frontier_is_small<Codec>(g, r.frontier, r.count, sh)) break;
-    relax_frontier<Codec, kSmallBlock>(g, labels, r.frontier, r.count, track_pred, r.sink, sh.relax,
+    relax_frontier<Codec, kSmallBlock, false>(g, labels, r.frontier, r.count, track_pred, r.sink, sh.relax,
                                        &st->relaxations);
     __threadfence_block();
     __syncthreads();

@@ -36,6 +36,7 @@ struct GraphView {
   const std::uint32_t* targets = nullptr;  // m
   const Weight* weights = nullptr;         // m
   std::uint32_t num_vertices = 0;
+  std::uint64_t max_degree = 0;            // largest out-degree (small_frontier.cuh's size test)
 };
 
 // Appends with one atomicAdd per group of converged threads (any subset of a
@@ -85,13 +86,14 @@ struct RelaxShared {
   int cta_owner;
 };
 
-template <class Codec, class Sink>
+// kPrecheck: see Codec::try_lower (false in the latency-bound single-block loop).
+template <class Codec, bool kPrecheck = true, class Sink>
 __device__ __forceinline__ void relax_arc(const GraphView<typename Codec::Weight>& g, label_t* labels,
                                           std::uint64_t arc, std::uint32_t u, typename Codec::Dist du,
                                           bool track_pred, const Sink& sink) {
   const std::uint32_t v = __ldg(g.targets + arc);
   const auto nd = Codec::add(du, __ldg(g.weights + arc));
-  if (Codec::try_lower(labels + v, nd, u, track_pred)) sink.improved(v, nd);
+  if (Codec::try_lower(labels + v, nd, u, track_pred, kPrecheck)) sink.improved(v, nd);
 }
 
 // Relaxes the out-arcs of frontier[0 .. count). Every thread of the block must
@@ -100,7 +102,7 @@ __device__ __forceinline__ void relax_arc(const GraphView<typename Codec::Weight
 // warp). A frontier vertex for which sink.queued(u) holds is skipped: it was
 // improved again since it was queued and sits in the output queue already, so
 // it will be relaxed next round with its newer distance (label-correcting).
-template <class Codec, int kBlock = kRelaxBlock, class Sink>
+template <class Codec, int kBlock = kRelaxBlock, bool kPrecheck = true, class Sink>
 __device__ void relax_frontier(const GraphView<typename Codec::Weight>& g, label_t* labels,
                                const std::uint32_t* frontier, std::uint32_t count, bool track_pred,
                                const Sink& sink, RelaxShared<Codec, kBlock>& sh,
@@ -147,7 +149,7 @@ __device__ void relax_frontier(const GraphView<typename Codec::Weight>& g, label
       const std::uint32_t cu = sh.cta_vertex;
       const Dist cd = sh.cta_dist;
       for (std::uint64_t e = sh.cta_first + threadIdx.x; e < e_end; e += kBlock)
-        relax_arc<Codec>(g, labels, e, cu, cd, track_pred, sink);
+        relax_arc<Codec, kPrecheck>(g, labels, e, cu, cd, track_pred, sink);
     }
 
     // Warp stage: the warp on one vertex with >= 32 arcs.
@@ -161,7 +163,7 @@ __device__ void relax_frontier(const GraphView<typename Codec::Weight>& g, label
       const Dist wd = __shfl_sync(0xFFFFFFFFu, du, leader);
       if (static_cast<int>(lane) == leader) degree = 0;
       for (std::uint64_t e = w_first + lane; e < w_end; e += 32)
-        relax_arc<Codec>(g, labels, e, wu, wd, track_pred, sink);
+        relax_arc<Codec, kPrecheck>(g, labels, e, wu, wd, track_pred, sink);
     }
 
     // Scan stage: the remaining (< 32 arcs each) packed one arc per thread.
@@ -182,7 +184,7 @@ __device__ void relax_frontier(const GraphView<typename Codec::Weight>& g, label
           if (sh.rank[mid] <= k) lo = mid + 1; else hi = mid;
         }
         const int owner = lo - 1;
-        relax_arc<Codec>(g, labels, sh.first_arc[owner] + (k - sh.rank[owner]), sh.vertex[owner],
+        relax_arc<Codec, kPrecheck>(g, labels, sh.first_arc[owner] + (k - sh.rank[owner]), sh.vertex[owner],
                          sh.dist[owner], track_pred, sink);
       }
     }

@@ -82,6 +82,9 @@ template <class Codec>
 __device__ bool frontier_is_small(const GraphView<typename Codec::Weight>& g, const std::uint32_t* frontier,
                                   std::uint32_t count, SmallShared<Codec>& sh) {
   if (count > kSmallFrontier) return false;
+  // Most rounds of road graphs and grids: small by the degree bound alone, so
+  // no loads and no block-wide reduction (the same answer for every thread).
+  if (static_cast<std::uint64_t>(count) * g.max_degree <= kSmallArcs) return true;
   unsigned long long arcs = 0;
   for (std::uint32_t i = threadIdx.x; i < count; i += kSmallBlock) {
     const std::uint32_t u = frontier[i];

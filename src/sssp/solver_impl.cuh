@@ -191,10 +191,11 @@ struct SolverImpl {
     // Hub bin of the binned relax: at most one slot per vertex of degree >= kHubDegree.
     const std::uint64_t hub_cap = std::min<std::uint64_t>(nn + 1, m / kHubDegree + 1);
     // ---- Load balancing (solver.hpp, LoadBalance): decided once per graph.
-    std::uint64_t heavy_arcs = 0;
+    std::uint64_t heavy_arcs = 0, max_degree = 0;
     for (std::uint32_t v = 0; v < n; ++v) {
       const std::uint64_t d = g.offsets[v + 1] - g.offsets[v];
       if (d >= kWarpDegree) heavy_arcs += d;
+      max_degree = std::max(max_degree, d);
     }
     heavy_share = m > 0 ? static_cast<double>(heavy_arcs) / static_cast<double>(m) : 0.0;
     LoadBalance lb = options.load_balance;
@@ -335,7 +336,8 @@ struct SolverImpl {
       packed = bound < 0xFFFFFFFFull;
     }
 
-    ws.graph = GraphView<Weight>{offsets.as<std::uint64_t>(), targets.as<std::uint32_t>(), weights.as<Weight>(), n};
+    ws.graph = GraphView<Weight>{offsets.as<std::uint64_t>(), targets.as<std::uint32_t>(), weights.as<Weight>(), n,
+                                 max_degree};
     ws.labels = labels.as<label_t>();
     ws.num_vertices = n;
     ws.stamps_a = stamps_a.as<std::uint32_t>();
