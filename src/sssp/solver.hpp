@@ -33,10 +33,10 @@ std::vector<Strategy> all_strategies();
 //                first arcs (merge_path_relax.cuh): one more pass and
 //                barrier per round, like binned;
 //   auto         merge-path: on the H200 (2026-11-24) it was the fastest, or
-//                within 0.1% of it, for near-far and the bucketing strategies
+//                within 0.3% of it, for near-far and the bucketing strategies
 //                on every graph of bench_sssp.sh's balance part (R-MAT, grids,
 //                uniform random, roads, social); bellman-ford, whose
-//                frontiers are larger, loses 2-13% to the best of the others
+//                frontiers are larger, loses 2-21% to the best of the others
 //                on grids, roads and rmat:22:16. Where the merge-path
 //                word cannot hold the graph's sizes (merge_path_relax.cuh),
 //                binned when at least kBinnedMinHeavyArcShare of the arcs
