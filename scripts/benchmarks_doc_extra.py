@@ -134,8 +134,9 @@ def load_balance_section(doc, data):
                           "binary search (merge_path_relax.cuh)"}
     doc.add("Median solve ms per strategy with each load balancer (`sssp_bench --load-balance "
             + ",".join(balancers) + "`): " + "; ".join(what.get(b, b) for b in balancers)
-            + ". The fastest is in bold. `--load-balance auto` (the default) picks binned "
-            "when at least half the arcs leave vertices of out-degree >= 32, three-stage otherwise.", "")
+            + ". The fastest is in bold. `--load-balance auto` (the default) picks merge-path; where its 64-bit "
+            "counter cannot hold the graph's sizes, binned when at least half the arcs leave vertices of "
+            "out-degree >= 32, three-stage otherwise (src/sssp/solver.hpp).", "")
     graphs, strategies = [], []
     for r in rows:
         if r["graph"] not in graphs:
