@@ -291,8 +291,7 @@ __device__ void relax_bins(const GraphView<typename Codec::Weight>& g, label_t* 
     __syncthreads();
   }
 
-  for (int off = 16; off > 0; off >>= 1) my_arcs += __shfl_down_sync(0xFFFFFFFFu, my_arcs, off);
-  if (lane == 0 && my_arcs != 0) atomicAdd(arcs_examined, my_arcs);
+  add_arcs_examined(my_arcs, arcs_examined);
 }
 
 // Clears the counters for the next round: one thread, after every thread of

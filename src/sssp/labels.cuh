@@ -117,12 +117,11 @@ struct PackedCodec {
                                    bool precheck = true) {
     std::uint32_t nbits;
     if (!Traits::to_bits(nd, &nbits)) return false;
-    if (!track_pred && !precheck) {
-      const label_t old = atomicMin(label, (static_cast<label_t>(nbits) << 32) | kNoPred);
-      return nbits < static_cast<std::uint32_t>(old >> 32);
+    label_t cur = 0;
+    if (precheck || track_pred) {  // the compare-and-swap loop starts from the label read
+      cur = load_label(label);
+      if (nbits >= static_cast<std::uint32_t>(cur >> 32)) return false;  // stale reads only overestimate
     }
-    label_t cur = load_label(label);
-    if (nbits >= static_cast<std::uint32_t>(cur >> 32)) return false;  // stale reads only overestimate
     if (!track_pred) {
       const label_t want = (static_cast<label_t>(nbits) << 32) | kNoPred;
       const label_t old = atomicMin(label, want);

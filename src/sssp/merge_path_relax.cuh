@@ -166,9 +166,7 @@ __device__ void merge_path_relax(const GraphView<typename Codec::Weight>& g, lab
     }
     __syncthreads();  // the slot arrays are reused by the next chunk
   }
-  const unsigned lane = threadIdx.x & 31u;
-  for (int off = 16; off > 0; off >>= 1) my_arcs += __shfl_down_sync(0xFFFFFFFFu, my_arcs, off);
-  if (lane == 0 && my_arcs != 0) atomicAdd(arcs_examined, my_arcs);
+  add_arcs_examined(my_arcs, arcs_examined);
 }
 
 // Bits of the arc field of `reserved` for a graph of m arcs, or 0 when the

@@ -96,6 +96,13 @@ __device__ __forceinline__ void relax_arc(const GraphView<typename Codec::Weight
   if (Codec::try_lower(labels + v, nd, u, track_pred, kPrecheck)) sink.improved(v, nd);
 }
 
+// Adds each thread's count of arcs examined to *arcs_examined, one atomic per
+// warp. Whole warps call it (a shuffle reduction).
+__device__ __forceinline__ void add_arcs_examined(unsigned long long my_arcs, unsigned long long* arcs_examined) {
+  for (int off = 16; off > 0; off >>= 1) my_arcs += __shfl_down_sync(0xFFFFFFFFu, my_arcs, off);
+  if ((threadIdx.x & 31u) == 0 && my_arcs != 0) atomicAdd(arcs_examined, my_arcs);
+}
+
 // Relaxes the out-arcs of frontier[0 .. count). Every thread of the block must
 // call it with the same arguments (it synchronises the block); blockDim.x must
 // be kBlock. Adds the number of arcs examined to *arcs_examined (one atomic per
@@ -191,8 +198,7 @@ __device__ void relax_frontier(const GraphView<typename Codec::Weight>& g, label
     __syncthreads();  // shared arrays and scan storage are reused by the next tile
   }
 
-  for (int off = 16; off > 0; off >>= 1) my_arcs += __shfl_down_sync(0xFFFFFFFFu, my_arcs, off);
-  if (lane == 0 && my_arcs != 0) atomicAdd(arcs_examined, my_arcs);
+  add_arcs_examined(my_arcs, arcs_examined);
 }
 
 // Grid-wide "last block out" (the threadFenceReduction pattern): true in
