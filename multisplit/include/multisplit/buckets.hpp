@@ -36,7 +36,8 @@ namespace detail {
 // division (Granlund & Montgomery, "Division by invariant integers using
 // multiplication", PLDI 1994, figure 4.1; exact for every 32-bit n, d >= 1).
 // The bucket functor runs twice per key, so this matters: with a plain
-// division delta buckets ran ~30% slower than identity buckets (H200).
+// division delta buckets ran markedly slower than identity buckets
+// (docs/TUNING.md, "Delta buckets").
 struct InvariantDivisor {
   std::uint32_t magic = 1;
   std::uint32_t shift1 = 0;

@@ -15,8 +15,8 @@
 // * d_counts: m 32-bit counters on the device, overwritten (not added to).
 // * Any m >= 1, 0 <= n <= 2^31 - 1. Per-warp tables up to m = 1536, then
 //   one table per block while shared memory holds it (about 58000 buckets
-//   on an H100/H200), past that warp-aggregated global atomics. H200, 2^25
-//   floats: 786-883 Gsamples/s for m <= 256, 577-776 for m = 512..16384.
+//   on an H100/H200), past that warp-aggregated global atomics. Measured
+//   rates: docs/BENCHMARKS.md and docs/TUNING.md, "Histogram".
 // * One pass: each warp counts into its own table in shared memory (one
 //   shared atomic per key; the multisplit pre-scan's ballot counting is
 //   kept as detail::HistogramTuning::Ballots, slower on an H200), each block

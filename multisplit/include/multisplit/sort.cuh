@@ -35,36 +35,18 @@
 // post-scan, which prefetches the next tile with cp.async
 // (detail/device/block_postscan.cuh).
 //
-// The choice of r and of the pass variant was measured with sort_bench on an
-// NVIDIA H200 (CUB 3.0.1, uniform 32-bit keys, 32 bits, median of 20 runs;
-// results/nvidia-h200/2026-11-23/multisplit_sort.{txt,json}, commit
-// a9ae56a). Gkeys/s (Gpairs/s) with the library's BMS post-scan, 16 keys
-// per thread, by r, and cub::DeviceRadixSort:
-//
-//   n      kind   r=4   r=5   r=6   r=7   r=8   CUB    default / CUB
-//   2^25   keys   22.5  24.3  25.8  25.5  26.3  39.5   r=8, 24 keys/thread: 26.8, 0.68x
-//   2^28   keys   25.8  27.9  29.3  28.6  29.6  42.4   r=8, 24 keys/thread: 30.9, 0.73x
-//   2^25   pairs  17.4  19.0  19.6  18.7  16.8  33.2   r=6: 19.6, 0.59x
-//   2^28   pairs  19.8  21.6  22.1  20.3  17.5  36.2   r=6: 22.1, 0.61x
-//
-// (Pairs took r = 7 until the BMS tiles of up to 32 buckets ranked with
-// thread-private counters; r = 6 splits 32 bits as 6 6 5 5 5 5, and the
-// 5-bit passes gained most. Keys alone at r = 8 run best with 24 keys per
-// thread (2-4% over 16); 32 was slower everywhere, and 24 much slower for
-// pairs: 13.2-14.4 Gpairs/s at 2^28.)
-// Fewer, wider digits win for keys because every pass re-reads and rewrites
-// all keys and the per-pass cost grows slowly with the digit count up to
-// 256 buckets; pairs move twice the bytes per pass in the post-scan, which
-// then costs more at 256 buckets than a fifth pass of 7 bits saves. (The
-// table was measured with the sort's own cp.async BMS post-scan and radix
-// pre-scan; both have since become the library's block_postscan.cuh and
-// counting_prescan.cuh, which every multisplit now uses.) CUB wins
-// everywhere: its onesweep sort (Adinets & Merrill 2022) reads the keys
-// once per pass, ordering tiles by decoupled look-back (Merrill & Garland
-// 2016), while a multisplit pass reads them twice (pre-scan and post-scan)
-// and orders its chunks through a global scan. The paper's 0.88x (keys)
-// and 1.10x (pairs) predate onesweep: they were measured against CUB's
-// older reduce-then-scan radix sort.
+// The defaults (default_sort_tuning, default_block_items) were chosen with
+// sort_bench over the digit width r and the keys per thread: keys alone take
+// r = 8 with 24 keys per thread, pairs r = 6 (32 bits as 6 6 5 5 5 5) with
+// the library's BMS tile. Fewer, wider digits win for keys because every
+// pass re-reads and rewrites all keys and the per-pass cost grows slowly
+// with the digit count up to 256 buckets; pairs move twice the bytes per
+// pass in the post-scan, which then costs more at 256 buckets than a fifth
+// pass saves. cub::DeviceRadixSort is faster: its onesweep sort (Adinets &
+// Merrill 2022) reads the keys once per pass, ordering tiles by decoupled
+// look-back (Merrill & Garland 2016), while a multisplit pass reads them
+// twice (pre-scan and post-scan) and orders its chunks through a global
+// scan. The sweep and the comparison with CUB: docs/TUNING.md, "Radix sort".
 #pragma once
 
 #include <cuda_runtime.h>
@@ -78,7 +60,7 @@
 namespace multisplit {
 
 namespace detail {
-// The measured choice (table above): digit bits per pass, the block
+// The measured choice (see above): digit bits per pass, the block
 // post-scan, and the tile's keys per thread (24 for 32-bit keys alone, else
 // the library's BMS value).
 template <class Key, class Value>

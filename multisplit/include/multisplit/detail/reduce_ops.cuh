@@ -4,10 +4,9 @@
 // Integer sum / min / max have native shared-memory atomics, and integer
 // atomics give the same result in any order, so for them the kernel skips
 // the warp peer reduction and adds every pair to its warp's table directly
-// (the same per-warp privatisation as multisplit::histogram). On an H200,
-// 2^25 pairs, m = 2..256: 326-466 Gpairs/s with uniform labels and 206-211
-// with one bucket, against 171-201 and 127-199 for the peer reduction
-// (results/nvidia-h200/2026-11-22/multisplit_reduce.txt). Floating-point
+// (the same per-warp privatisation as multisplit::histogram), which measured
+// faster than the peer reduction with uniform labels and with all pairs in
+// one bucket (docs/TUNING.md, "reduce_by_bucket integer fold"). Floating-point
 // sums keep the peer reduction: float atomics would make the result depend
 // on timing.
 #pragma once

@@ -47,7 +47,7 @@ namespace detail {
 
 // One block tile of BMS, warp-striped: rank, combine, reorder, write.
 // (A single-pass variant with decoupled look-back was built on it and
-// measured slower: commit 1c42216.)
+// measured slower: docs/TUNING.md, "Rejected variants".)
 // Shared memory: functor bytes, `Stages` key buffers [TILE], `Stages` value
 // buffers [TILE] (pairs), bucket ids [TILE] (u16, stateful functors only),
 // then running[mm], warp_counts[W * mm], tile_start[mm + 1], shift[mm]

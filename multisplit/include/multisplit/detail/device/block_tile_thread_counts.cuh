@@ -5,7 +5,8 @@
 // Why: with ballots, ranking a 32-key window costs ceil(log2 m) ballots
 // plus masking, shuffles and pop-counts for every lane, and a block-wide
 // combine of the warps' counts follows; at m = 32 that made the post-scan
-// compute bound (H200, 2^28 keys: about 1.9 ms against 0.5 ms for a copy).
+// compute bound (several times a copy's time: docs/TUNING.md, "BMS
+// thread-counter tiles").
 // Here the tile is blocked instead of warp-striped: thread t owns items
 // [t * Items, (t + 1) * Items) and
 //   1. counts them in order into its own 16-bit counter of each bucket

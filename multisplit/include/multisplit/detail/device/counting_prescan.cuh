@@ -16,8 +16,8 @@
 //            about four instructions per key. The ballot counting of
 //            Ashkiani et al. (section 4.1) costs ceil(log2 m) ballots plus
 //            masking per 32 keys, which made this kernel compute bound
-//            (H200, 2^28 keys: 780 us at m = 32 and 380 us at m = 2, where
-//            the atomic path below takes 270 us at m = 256); shared atomics
+//            (slower at m = 2 than the atomic path below at m = 256:
+//            docs/TUNING.md, "Pre-scan counting"); shared atomics
 //            instead serialise on the few addresses of small m. Slices are
 //            capped (counting_prescan_slices) so no thread counts more than
 //            2^15 keys and the 16-bit counters cannot wrap;

@@ -61,8 +61,8 @@ struct MethodFootprint {
   }
 };
 
-// The method that actually runs: Auto picks by bucket count (measured on
-// H100/H200, see multisplit/README.md); an explicit method past its limits
+// The method that actually runs: Auto picks by bucket count (measured, see
+// docs/TUNING.md, "Auto method"); an explicit method past its limits
 // hands over to the next one that can (Warp -> Block -> Direct -> SortBased).
 // store_ids: the functor keeps state in shared memory (block_postscan.cuh).
 template <class Key, class Value>
@@ -78,14 +78,12 @@ Method resolve(Method requested, std::uint32_t m, std::size_t functor_bytes, boo
 
   Method method = requested;
   if (method == Method::Auto) {
-    // The fastest method per bucket count in multisplit_bench on an H200
-    // (2^25 and 2^28 uniform keys, delta and identity buckets; see
-    // multisplit/README.md). With the counting pre-scan and the prefetching
-    // BMS post-scan, BMS beats RB-sort's single CUB pass for keys up to its
-    // 2048-bucket limit; for pairs RB-sort wins from about 1024 buckets on.
-    // With thread-counter tiles (m <= 32) BMS also beats WMS for keys from
-    // m = 3 (2^28 delta keys: 172 vs 157 Gkeys/s at m = 8, 155 vs 128 at
-    // m = 32); DMS keeps m = 2 (234 vs 177).
+    // The fastest method per bucket count in multisplit_bench (uniform keys,
+    // delta and identity buckets). With the counting pre-scan and the
+    // prefetching BMS post-scan, BMS beats RB-sort's single CUB pass for keys
+    // up to its 2048-bucket limit; for pairs RB-sort wins from about 1024
+    // buckets on. With thread-counter tiles (m <= 32) BMS also beats WMS for
+    // keys from m = 3; DMS keeps m = 2. Numbers: docs/TUNING.md, "Auto method".
     if (!has_values<Value>()) {
       if (m <= 2) method = Method::Direct;
       else if (m <= P::kBlockMaxBuckets) method = Method::Block;

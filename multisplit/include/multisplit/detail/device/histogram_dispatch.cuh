@@ -43,12 +43,12 @@ cudaError_t plan_histogram(HistogramPlan& plan, std::uint32_t n, std::uint32_t m
   if (plan.functor_bytes > limits.max_shared_bytes) return cudaErrorInvalidValue;
   const std::size_t budget = limits.max_shared_bytes - plan.functor_bytes;
   // Auto = plain atomics into per-warp tables: on an H200 (histogram_bench,
-  // 2^25 floats, m = 2..256, uniform, skewed and constant samples) they ran
-  // at 786-883 Gsamples/s, the ballot counting at 240-616 (issue-bound:
-  // log2(m) ballots or __match_any_sync per 32 keys, where an atomic is one
-  // instruction; Hopper's shared atomics absorb even all-equal keys).
-  // results/nvidia-h200/2026-11-22/multisplit_histogram.txt. The ballot path
-  // stays selectable for other GPUs and for measurement.
+  // m = 2..256, uniform, skewed and constant samples) they beat the ballot
+  // counting everywhere, which is issue-bound (log2(m) ballots or
+  // __match_any_sync per 32 keys, where an atomic is one instruction;
+  // Hopper's shared atomics absorb even all-equal keys). Numbers:
+  // docs/TUNING.md, "Histogram". The ballot path stays selectable for other
+  // GPUs and for measurement.
   plan.aggregate = tuning == HistogramTuning::Ballots;
   const std::size_t warp_tables_bytes = static_cast<std::size_t>(kWarps) * m * sizeof(std::uint32_t);
   if (m <= 32 && plan.aggregate) {

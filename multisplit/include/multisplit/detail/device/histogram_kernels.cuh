@@ -15,7 +15,7 @@
 //       global atomicAdd (so a block adds at most m atomics, whatever n is).
 //
 // On an H200 the plain per-warp atomics won at every m <= 256, uniform,
-// skewed and constant keys (histogram_dispatch.cuh has the numbers):
+// skewed and constant keys (docs/TUNING.md, "Histogram", has the numbers):
 // Hopper's shared atomics are one instruction per 32 keys even when all
 // keys are equal, the ballots log2(m) instructions and more.
 //

@@ -24,10 +24,10 @@
 // Largest bucket count whose BMS tiles rank with thread-private counters
 // (block_tile_thread_counts.cuh) rather than warp ballots, for key-only and
 // key-value splits; 0 turns that off (multisplit_bench A/B builds).
-// Measured on the H200 (2^28 delta keys, against the warp-ranked tile):
-// keys win up to 64 buckets (130 vs 112 Gkeys/s at 64) and lose from 100
-// (101 vs 112); pairs, whose padded value stages leave room for fewer
-// blocks, win to 32 and collapse at 64 (67 vs 104 Gpairs/s).
+// Measured against the warp-ranked tile (docs/TUNING.md, "BMS
+// thread-counter tiles"): keys win up to 64 buckets and lose from 100;
+// pairs, whose padded value stages leave room for fewer blocks, win to 32
+// and collapse at 64.
 #ifndef MULTISPLIT_THREAD_COUNTS_MAX_KEY_BUCKETS
 #define MULTISPLIT_THREAD_COUNTS_MAX_KEY_BUCKETS 64
 #endif
