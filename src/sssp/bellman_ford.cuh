@@ -36,12 +36,13 @@ struct BellmanFordState {
   std::uint32_t capacity;
   unsigned blocks_done;
   unsigned long long relaxations;
-  unsigned long long iterations;
+  unsigned long long iterations;     // relax rounds
+  unsigned long long narrow_rounds;  // of those, rounds of the single-block loop
 };
 
-template <class Codec>
+template <class Codec, class Out = QueueAppender>
 struct BfSink {
-  QueueAppender out;
+  Out out;
   __device__ __forceinline__ bool queued(std::uint32_t u) const { return out.queued(u); }
   __device__ __forceinline__ void improved(std::uint32_t v, typename Codec::Dist) const { out.push(v); }
 };
@@ -65,13 +66,14 @@ __device__ __forceinline__ BfRound bf_round(BellmanFordState* st, std::uint32_t*
 }
 
 // End of a round (one thread, after every relaxation of the round).
-__device__ __forceinline__ void bf_end_round(BellmanFordState* st, const BfRound& r) {
-  const std::uint32_t next = volatile_load(&st->count[r.p ^ 1]);
-  if (r.count > 0) ++st->iterations;
-  st->count[r.p] = 0;
-  st->parity = r.p ^ 1;
+__device__ __forceinline__ void bf_end_round(BellmanFordState* st, std::uint32_t p, std::uint32_t count) {
+  const std::uint32_t next = volatile_load(&st->count[p ^ 1]);
+  if (count > 0) ++st->iterations;
+  st->count[p] = 0;
+  st->parity = p ^ 1;
   ++st->stamp;
-  if (next > st->capacity) st->overflow = 1;
+  // Capacity: the appender flags its own overflow (the narrow loop's queue
+  // holds duplicates and may count more than n entries).
   if (next == 0 || volatile_load(&st->overflow)) st->done = 1;
 }
 
@@ -99,7 +101,7 @@ __global__ void __launch_bounds__(kRelaxBlock) bellman_ford_round(GraphView<type
     relax_frontier<Codec>(g, labels, r.frontier, r.count, track_pred, BfSink<Codec>{r.out}, sh, &st->relaxations);
   }
   if (last_block_done(&st->blocks_done) && threadIdx.x == 0) {
-    bf_end_round(st, r);
+    bf_end_round(st, r.p, r.count);
     reset_bins(bins);
     st->blocks_done = 0;
   }
@@ -111,16 +113,16 @@ template <class Codec>
 __global__ void __launch_bounds__(kRelaxBlock) bellman_ford_persistent(GraphView<typename Codec::Weight> g,
                                                                        label_t* labels, std::uint32_t* stamps,
                                                                        BellmanFordState* st, bool track_pred,
-                                                                       DegreeBins bins) {
+                                                                       DegreeBins bins, std::uint32_t hand_back) {
   __shared__ RelaxShared<Codec> sh;
   const cg::grid_group grid = cg::this_grid();
   const bool first = blockIdx.x == 0 && threadIdx.x == 0;
   for (bool first_round = true;; first_round = false) {
     if (volatile_load(&st->done)) return;
     const BfRound r = bf_round(st, stamps);
-    // Tiny: the single block is faster. But always run one round per launch:
+    // Small: the single block is faster. But always run one round per launch:
     // a few vertices with many arcs are too big for the single block.
-    if (!first_round && r.count < kPersistentMinFrontier) return;
+    if (!first_round && r.count < hand_back) return;
     if (bins.enabled) {
       bin_frontier(g.offsets, r.frontier, r.count, BfSink<Codec>{r.out}, bins);
       grid.sync();
@@ -130,33 +132,53 @@ __global__ void __launch_bounds__(kRelaxBlock) bellman_ford_persistent(GraphView
     }
     grid.sync();
     if (first) {
-      bf_end_round(st, r);
+      bf_end_round(st, r.p, r.count);
       reset_bins(bins);
     }
     grid.sync();
   }
 }
 
-// The single-block loop (small_frontier.cuh): rounds while the frontier is small.
+// The single-block loop (small_frontier.cuh, narrow_relax.cuh): rounds while
+// the frontier is small, with the queues in shared memory.
 template <class Codec>
 __global__ void __launch_bounds__(kSmallBlock) bellman_ford_small(GraphView<typename Codec::Weight> g,
                                                                   label_t* labels, std::uint32_t* stamps,
-                                                                  BellmanFordState* global_state, bool track_pred) {
-  __shared__ SmallShared<Codec> sh;
+                                                                  BellmanFordState* global_state, bool track_pred,
+                                                                  std::uint32_t max_arcs) {
+  extern __shared__ __align__(16) unsigned char narrow_smem[];
+  auto& sh = *reinterpret_cast<NarrowShared<Codec>*>(narrow_smem);
   __shared__ BellmanFordState state;  // the block's copy while it runs (copy_state)
   BellmanFordState* const st = &state;
   copy_state(st, global_state);
   __syncthreads();
+  {
+    const std::uint32_t p = st->parity, count = st->count[p];
+    if (st->done || count > kNarrowTile) return;  // nothing changed
+    for (std::uint32_t i = threadIdx.x; i < count; i += kSmallBlock) sh.queue[p][i] = __ldcg(st->queue[p] + i);
+  }
+  __syncthreads();
   for (;;) {
-    if (volatile_load(&st->done)) break;  // written by thread 0 before the last __syncthreads
-    const BfRound r = bf_round(st, stamps);
-    if (!frontier_is_small<Codec>(g, r.frontier, r.count, sh)) break;
-    relax_frontier<Codec, kSmallBlock, false>(g, labels, r.frontier, r.count, track_pred, BfSink<Codec>{r.out}, sh.relax,
-                                       &st->relaxations);
-    __threadfence_block();
+    if (st->done) break;  // written by thread 0 before the last __syncthreads
+    const std::uint32_t p = st->parity, count = st->count[p];
+    if (count > kNarrowTile) break;
+    const BfSink<Codec, SharedQueueAppender> sink{
+        SharedQueueAppender{sh.queue[p ^ 1], &st->count[p ^ 1], &st->overflow}};
+    if (!narrow_relax<Codec>(g, labels, sh.queue[p], count, max_arcs, track_pred, sink, sh, &st->relaxations)) break;
     __syncthreads();
-    if (threadIdx.x == 0) bf_end_round(st, r);
+    if (threadIdx.x == 0) {
+      if (count > 0) ++st->narrow_rounds;
+      bf_end_round(st, p, count);
+    }
     __syncthreads();
+  }
+  // The queue back to global memory, de-duplicated with the stamp the next
+  // round's output would take; that round takes a newer one.
+  const std::uint32_t p = st->parity;
+  const std::uint32_t kept = copy_out_queue(sh.queue[p], st->count[p], st->queue[p], stamps, st->stamp, &sh.total);
+  if (threadIdx.x == 0) {
+    st->count[p] = kept;
+    ++st->stamp;
   }
   __syncthreads();
   copy_state(global_state, st);
@@ -204,15 +226,19 @@ StrategyStats run_bellman_ford(const Workspace<typename Codec::Weight>& ws, std:
   const int coop_grid = ws.cooperative ? cooperative_grid(bellman_ford_persistent<Codec>, kRelaxBlock, ws.device) : 0;
   DegreeBins bins = ws.bins;
   bins.overflow = &d_state->overflow;
+  const std::uint32_t hand_back = ws.single_block_loop ? hand_back_frontier(ws.narrow_max_arcs) : 0;
+  if (ws.single_block_loop)
+    SSSP_CUDA_CHECK(cudaFuncSetAttribute(bellman_ford_small<Codec>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(sizeof(NarrowShared<Codec>))));
   run_device_loop(d_state, h_state, ws.stream, [&] {
     if (ws.single_block_loop) {
-      bellman_ford_small<Codec><<<1, kSmallBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a, d_state,
-                                                                  ws.track_pred);
+      bellman_ford_small<Codec><<<1, kSmallBlock, sizeof(NarrowShared<Codec>), ws.stream>>>(
+          ws.graph, ws.labels, ws.stamps_a, d_state, ws.track_pred, ws.narrow_max_arcs);
       SSSP_CHECK_LAUNCH("bellman_ford_small");
     }
     if (coop_grid > 0) {
       launch_cooperative(bellman_ford_persistent<Codec>, coop_grid, kRelaxBlock, ws.stream, ws.graph, ws.labels,
-                         ws.stamps_a, d_state, ws.track_pred, bins);
+                         ws.stamps_a, d_state, ws.track_pred, bins, hand_back);
     } else {
       if (bins.enabled) {
         bellman_ford_bin<Codec><<<ws.relax_grid, kRelaxBlock, 0, ws.stream>>>(ws.graph.offsets, ws.stamps_a, d_state,
@@ -227,6 +253,7 @@ StrategyStats run_bellman_ford(const Workspace<typename Codec::Weight>& ws, std:
   StrategyStats stats;
   stats.relaxations = h_state->relaxations;
   stats.iterations = h_state->iterations;
+  stats.rounds_narrow = h_state->narrow_rounds;
   stats.buckets_processed = 0;
   return stats;
 }

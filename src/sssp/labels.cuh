@@ -136,6 +136,17 @@ struct PackedCodec {
     return false;
   }
 
+  // The label a plain atomicMin writes for distance d (no predecessor), or
+  // no_label() when d cannot be stored; lowers(want, old): that atomicMin,
+  // having found `old`, strictly lowered the distance. For loops that issue
+  // several atomics before they look at any result (narrow_relax.cuh).
+  __host__ __device__ static label_t no_label() { return ~0ull; }
+  __device__ static label_t label_of(Dist d) {
+    std::uint32_t b;
+    return Traits::to_bits(d, &b) ? (static_cast<label_t>(b) << 32) | kNoPred : no_label();
+  }
+  __device__ static bool lowers(label_t want, label_t old) { return (want >> 32) < (old >> 32); }
+
   // Monotone 64-bit key of a distance (for atomicMin over distances).
   __host__ __device__ static std::uint64_t key(Dist d) {
     std::uint32_t b;
@@ -175,6 +186,10 @@ struct WideCodec {
     if (precheck && nd >= load_label(label)) return false;
     return nd < atomicMin(label, static_cast<label_t>(nd));
   }
+  // See PackedCodec::label_of (distances stay below (n - 1) * 2^32 < ~0).
+  __host__ __device__ static label_t no_label() { return ~0ull; }
+  __device__ static label_t label_of(Dist d) { return d; }
+  __device__ static bool lowers(label_t want, label_t old) { return want < old; }
   __host__ __device__ static std::uint64_t key(Dist d) { return d; }
   __host__ __device__ static Dist dist_from_key(std::uint64_t k) { return k; }
 

@@ -73,7 +73,8 @@ struct NearFarState {
   typename Codec::Delta delta;
   unsigned long long far_min_key;  // Codec::key of the smallest distance sent far
   unsigned long long relaxations;
-  unsigned long long iterations;
+  unsigned long long iterations;     // relax rounds
+  unsigned long long narrow_rounds;  // of those, rounds of the single-block loop
   unsigned long long phases;
   // ---- bucketed mode
   std::uint32_t bucketed;
@@ -92,9 +93,9 @@ struct NearFarState {
   unsigned long long min_key;      // full-split scratch
 };
 
-template <class Codec>
+template <class Codec, class NearOut = QueueAppender>
 struct NearFarSink {
-  QueueAppender near_out;
+  NearOut near_out;
   QueueAppender far_out;
   typename Codec::Dist threshold;
   unsigned long long* far_min_key;
@@ -122,8 +123,20 @@ __device__ __forceinline__ QueueAppender far_appender(NearFarState<Codec>* st, s
                        volatile_load(&st->far_capacity), stamps_far, volatile_load(&st->far_epoch), &st->overflow};
 }
 
-// This round's frontier and sink, read through volatile loads (the state
-// changes between rounds of the single-block loop).
+// The sink of this round, with `near_out` as the near queue; read through
+// volatile loads (the state changes between rounds of the single-block loop).
+template <class Codec, class NearOut>
+__device__ __forceinline__ NearFarSink<Codec, NearOut> near_far_sink(NearFarState<Codec>* st, const NearOut& near_out,
+                                                                    std::uint32_t* stamps_far) {
+  return NearFarSink<Codec, NearOut>{near_out,
+                                     far_appender(st, stamps_far),
+                                     volatile_load(&st->threshold),
+                                     &st->far_min_key,
+                                     volatile_load(&st->bucketed) ? volatile_load(&st->window) : kNoWindow,
+                                     volatile_load(&st->delta)};
+}
+
+// This round's frontier and sink in the global queues.
 template <class Codec>
 struct NearFarRound {
   std::uint32_t p, count;
@@ -138,14 +151,11 @@ __device__ __forceinline__ NearFarRound<Codec> near_far_round(NearFarState<Codec
   r.p = volatile_load(&st->near_parity);
   r.count = volatile_load(&st->near_count[r.p]);
   r.frontier = volatile_load(&st->near[r.p]);
-  r.sink = NearFarSink<Codec>{QueueAppender{volatile_load(&st->near[r.p ^ 1]), &st->near_count[r.p ^ 1],
-                                            volatile_load(&st->near_capacity), stamps_near,
-                                            volatile_load(&st->near_stamp), &st->overflow},
-                              far_appender(st, stamps_far),
-                              volatile_load(&st->threshold),
-                              &st->far_min_key,
-                              volatile_load(&st->bucketed) ? volatile_load(&st->window) : kNoWindow,
-                              volatile_load(&st->delta)};
+  r.sink = near_far_sink(st,
+                         QueueAppender{volatile_load(&st->near[r.p ^ 1]), &st->near_count[r.p ^ 1],
+                                       volatile_load(&st->near_capacity), stamps_near,
+                                       volatile_load(&st->near_stamp), &st->overflow},
+                         stamps_far);
   return r;
 }
 
@@ -223,13 +233,13 @@ __device__ void start_phase(NearFarState<Codec>* st) {
 // End of a relax round (one thread, after all of the round's relaxations):
 // swap the near queues; if the near set is empty, start the next phase.
 template <class Codec>
-__device__ void near_far_end_round(NearFarState<Codec>* st, const NearFarRound<Codec>& r) {
-  const std::uint32_t next = volatile_load(&st->near_count[r.p ^ 1]);
-  const std::uint32_t far = volatile_load(&st->far_count);
-  if (r.count > 0) ++st->iterations;
-  st->near_count[r.p] = 0;
-  st->near_parity = r.p ^ 1;
-  if (next > st->near_capacity || far > st->far_capacity) st->overflow = 1;
+__device__ void near_far_end_round(NearFarState<Codec>* st, std::uint32_t p, std::uint32_t count) {
+  const std::uint32_t next = volatile_load(&st->near_count[p ^ 1]);
+  if (count > 0) ++st->iterations;
+  st->near_count[p] = 0;
+  st->near_parity = p ^ 1;
+  // Capacity: each appender flags its own overflow (the narrow loop's queue
+  // holds duplicates and may count more than n entries).
   if (volatile_load(&st->overflow)) {
     st->done = 1;
   } else if (next == 0) {
@@ -238,12 +248,21 @@ __device__ void near_far_end_round(NearFarState<Codec>* st, const NearFarRound<C
   st->near_stamp = ++st->stamp_seq;
 }
 
+// The near queue a split fills: this round's frontier, which is empty.
+template <class Codec>
+__device__ __forceinline__ QueueAppender split_near_out(NearFarState<Codec>* st, std::uint32_t* stamps_near) {
+  const std::uint32_t p = volatile_load(&st->near_parity);
+  return QueueAppender{volatile_load(&st->near[p]), &st->near_count[p], volatile_load(&st->near_capacity),
+                       stamps_near, volatile_load(&st->split_stamp), &st->overflow};
+}
+
 // Splits entries [first, split_count) of the old far pile, then the ready
 // segment being taken, stride apart: stale entries are dropped, near ones
-// form the near set, the rest go back to the far pile.
-template <class Codec>
-__device__ void near_far_split_items(const label_t* labels, std::uint32_t* stamps_near, std::uint32_t* stamps_far,
-                                     NearFarState<Codec>* st, std::uint32_t first, std::uint32_t stride) {
+// go to near_out (split_near_out, or the narrow loop's shared queue), the
+// rest back to the far pile.
+template <class Codec, class NearOut>
+__device__ void near_far_split_items(const label_t* labels, std::uint32_t* stamps_far, NearFarState<Codec>* st,
+                                     std::uint32_t first, std::uint32_t stride, const NearOut& near_out) {
   const std::uint32_t n_far = volatile_load(&st->split_count);
   const std::uint32_t n_take = volatile_load(&st->take_count);
   const std::uint32_t* far_items = volatile_load(&st->far[volatile_load(&st->far_parity) ^ 1]);
@@ -253,10 +272,6 @@ __device__ void near_far_split_items(const label_t* labels, std::uint32_t* stamp
   const auto delta = volatile_load(&st->delta);
   const auto lo = volatile_load(&st->old_threshold);
   const auto hi = volatile_load(&st->threshold);
-  // The near set being rebuilt is this round's frontier, which is empty.
-  const std::uint32_t p = volatile_load(&st->near_parity);
-  const QueueAppender near_out{volatile_load(&st->near[p]), &st->near_count[p], volatile_load(&st->near_capacity),
-                              stamps_near, volatile_load(&st->split_stamp), &st->overflow};
   const QueueAppender far_out = far_appender(st, stamps_far);
   for (std::uint32_t i = first; i < n_far + n_take; i += stride) {
     const std::uint32_t v = i < n_far ? far_items[i] : take_items[i - n_far];
@@ -309,7 +324,7 @@ __global__ void __launch_bounds__(kRelaxBlock) near_far_relax(GraphView<typename
     relax_frontier<Codec>(g, labels, r.frontier, r.count, track_pred, r.sink, sh, &st->relaxations);
   }
   if (last_block_done(&st->blocks_done) && threadIdx.x == 0) {
-    near_far_end_round(st, r);
+    near_far_end_round(st, r.p, r.count);
     reset_bins(bins);
     st->blocks_done = 0;
   }
@@ -319,8 +334,8 @@ template <class Codec>
 __global__ void near_far_split(const label_t* labels, std::uint32_t* stamps_near, std::uint32_t* stamps_far,
                                NearFarState<Codec>* st) {
   if (!volatile_load(&st->split_active)) return;
-  near_far_split_items(labels, stamps_near, stamps_far, st, blockIdx.x * blockDim.x + threadIdx.x,
-                       gridDim.x * blockDim.x);
+  near_far_split_items(labels, stamps_far, st, blockIdx.x * blockDim.x + threadIdx.x, gridDim.x * blockDim.x,
+                       split_near_out(st, stamps_near));
   if (last_block_done(&st->split_blocks_done) && threadIdx.x == 0) {
     st->split_active = 0;
     st->split_blocks_done = 0;
@@ -333,7 +348,8 @@ template <class Codec>
 __global__ void __launch_bounds__(kRelaxBlock) near_far_persistent(GraphView<typename Codec::Weight> g,
                                                                    label_t* labels, std::uint32_t* stamps_near,
                                                                    std::uint32_t* stamps_far, NearFarState<Codec>* st,
-                                                                   bool track_pred, DegreeBins bins) {
+                                                                   bool track_pred, DegreeBins bins,
+                                                                   std::uint32_t hand_back) {
   __shared__ RelaxShared<Codec> sh;
   const cg::grid_group grid = cg::this_grid();
   const std::uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x;
@@ -342,16 +358,16 @@ __global__ void __launch_bounds__(kRelaxBlock) near_far_persistent(GraphView<typ
     // Every block reads the same state: it changes only between grid barriers.
     if (volatile_load(&st->done) || volatile_load(&st->need_full_split)) return;
     if (volatile_load(&st->split_active)) {
-      near_far_split_items(labels, stamps_near, stamps_far, st, thread, threads);
+      near_far_split_items(labels, stamps_far, st, thread, threads, split_near_out(st, stamps_near));
       grid.sync();
       if (thread == 0) st->split_active = 0;
       grid.sync();
       continue;
     }
     const NearFarRound<Codec> r = near_far_round(st, stamps_near, stamps_far);
-    // Tiny: the single block is faster. But always run one round per launch:
+    // Small: the single block is faster. But always run one round per launch:
     // a few vertices with many arcs are too big for the single block.
-    if (!first_round && r.count < kPersistentMinFrontier) return;
+    if (!first_round && r.count < hand_back) return;
     if (bins.enabled) {
       bin_frontier(g.offsets, r.frontier, r.count, r.sink, bins);
       grid.sync();
@@ -361,45 +377,67 @@ __global__ void __launch_bounds__(kRelaxBlock) near_far_persistent(GraphView<typ
     }
     grid.sync();
     if (thread == 0) {
-      near_far_end_round(st, r);
+      near_far_end_round(st, r.p, r.count);
       reset_bins(bins);
     }
     grid.sync();
   }
 }
 
-// The single-block loop (small_frontier.cuh): relax rounds and splits while
-// the near set and the far pile are small.
+// The single-block loop (small_frontier.cuh, narrow_relax.cuh): relax rounds
+// and splits while the near set and the far pile are small, with the near
+// queues in shared memory.
 template <class Codec>
 __global__ void __launch_bounds__(kSmallBlock) near_far_small(GraphView<typename Codec::Weight> g, label_t* labels,
                                                               std::uint32_t* stamps_near, std::uint32_t* stamps_far,
-                                                              NearFarState<Codec>* global_state, bool track_pred) {
-  __shared__ SmallShared<Codec> sh;
+                                                              NearFarState<Codec>* global_state, bool track_pred,
+                                                              std::uint32_t max_arcs) {
+  extern __shared__ __align__(16) unsigned char narrow_smem[];
+  auto& sh = *reinterpret_cast<NarrowShared<Codec>*>(narrow_smem);
   __shared__ NearFarState<Codec> state;  // the block's copy while it runs (copy_state)
   NearFarState<Codec>* const st = &state;
   copy_state(st, global_state);
   __syncthreads();
+  {
+    const std::uint32_t p = st->near_parity, count = st->near_count[p];
+    if (st->done || st->need_full_split || count > kNarrowTile) return;  // nothing changed
+    for (std::uint32_t i = threadIdx.x; i < count; i += kSmallBlock) sh.queue[p][i] = __ldcg(st->near[p] + i);
+  }
+  __syncthreads();
   for (;;) {
     // Every exit below is block-uniform: the state is read after a barrier.
-    if (volatile_load(&st->done) || volatile_load(&st->need_full_split)) break;
-    if (volatile_load(&st->split_active)) {
-      if (volatile_load(&st->split_count) + volatile_load(&st->take_count) > kSmallSplit)
-        break;  // the multi-block split takes it
-      near_far_split_items(labels, stamps_near, stamps_far, st, threadIdx.x, kSmallBlock);
-      __threadfence_block();
+    if (st->done || st->need_full_split) break;
+    const std::uint32_t p = st->near_parity;
+    if (st->split_active) {
+      if (st->split_count + st->take_count > kSmallSplit) break;  // the multi-block split takes it
+      near_far_split_items(labels, stamps_far, st, threadIdx.x, kSmallBlock,
+                           SharedQueueAppender{sh.queue[p], &st->near_count[p], &st->overflow});
       __syncthreads();
       if (threadIdx.x == 0) st->split_active = 0;
       __syncthreads();
       continue;
     }
-    const NearFarRound<Codec> r = near_far_round(st, stamps_near, stamps_far);
-    if (!frontier_is_small<Codec>(g, r.frontier, r.count, sh)) break;
-    relax_frontier<Codec, kSmallBlock, false>(g, labels, r.frontier, r.count, track_pred, r.sink, sh.relax,
-                                       &st->relaxations);
-    __threadfence_block();
+    const std::uint32_t count = st->near_count[p];
+    if (count > kNarrowTile) break;
+    const auto sink = near_far_sink(st, SharedQueueAppender{sh.queue[p ^ 1], &st->near_count[p ^ 1], &st->overflow},
+                                    stamps_far);
+    if (!narrow_relax<Codec>(g, labels, sh.queue[p], count, max_arcs, track_pred, sink, sh, &st->relaxations)) break;
     __syncthreads();
-    if (threadIdx.x == 0) near_far_end_round(st, r);
+    if (threadIdx.x == 0) {
+      if (count > 0) ++st->narrow_rounds;
+      near_far_end_round(st, p, count);
+    }
     __syncthreads();
+  }
+  // The near queue back to global memory, de-duplicated with a stamp no
+  // round has used; the next round's output takes a newer one.
+  const std::uint32_t p = st->near_parity;
+  const std::uint32_t stamp = st->stamp_seq + 1;
+  const std::uint32_t kept = copy_out_queue(sh.queue[p], st->near_count[p], st->near[p], stamps_near, stamp, &sh.total);
+  if (threadIdx.x == 0) {
+    st->near_count[p] = kept;
+    st->stamp_seq = stamp + 1;
+    st->near_stamp = stamp + 1;
   }
   __syncthreads();
   copy_state(global_state, st);
@@ -441,16 +479,20 @@ StrategyStats near_far_loop(const Workspace<typename Codec::Weight>& ws, Pause p
       last_progress{~0ull, 0, 0, 0, 0, 0};
   DegreeBins bins = ws.bins;
   bins.overflow = &d_state->overflow;
+  const std::uint32_t hand_back = ws.single_block_loop ? hand_back_frontier(ws.narrow_max_arcs) : 0;
+  if (ws.single_block_loop)
+    SSSP_CUDA_CHECK(cudaFuncSetAttribute(near_far_small<Codec>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(sizeof(NarrowShared<Codec>))));
   for (;;) {
     for (int i = 0; i < batch; ++i) {
       if (ws.single_block_loop) {
-        near_far_small<Codec><<<1, kSmallBlock, 0, ws.stream>>>(ws.graph, ws.labels, ws.stamps_a, ws.stamps_b,
-                                                                d_state, ws.track_pred);
+        near_far_small<Codec><<<1, kSmallBlock, sizeof(NarrowShared<Codec>), ws.stream>>>(
+            ws.graph, ws.labels, ws.stamps_a, ws.stamps_b, d_state, ws.track_pred, ws.narrow_max_arcs);
         SSSP_CHECK_LAUNCH("near_far_small");
       }
       if (coop_grid > 0) {
         launch_cooperative(near_far_persistent<Codec>, coop_grid, kRelaxBlock, ws.stream, ws.graph, ws.labels,
-                           ws.stamps_a, ws.stamps_b, d_state, ws.track_pred, bins);
+                           ws.stamps_a, ws.stamps_b, d_state, ws.track_pred, bins, hand_back);
       } else {
         if (bins.enabled) {
           near_far_bin<Codec><<<ws.relax_grid, kRelaxBlock, 0, ws.stream>>>(ws.graph.offsets, ws.stamps_a,
@@ -483,6 +525,7 @@ StrategyStats near_far_loop(const Workspace<typename Codec::Weight>& ws, Pause p
   StrategyStats stats;
   stats.relaxations = h_state->relaxations;
   stats.iterations = h_state->iterations;
+  stats.rounds_narrow = h_state->narrow_rounds;
   stats.buckets_processed = h_state->phases;
   return stats;
 }

@@ -48,6 +48,20 @@ __device__ __forceinline__ std::uint32_t append_slot(std::uint32_t* counter) {
   return g.shfl(base, 0) + g.thread_rank();
 }
 
+// atomicExch on an address in global memory, said so explicitly. nvcc 13.0
+// compiled the far pile's stamp exchange in near_far_small (its address a
+// kernel parameter plus an index) into a shared-memory atomic (cvta.to.shared,
+// atom.shared.exch in the PTX; compute-sanitizer: "invalid __shared__
+// atomic"), which faults; this form cannot be re-targeted.
+__device__ __forceinline__ std::uint32_t global_atomic_exch(std::uint32_t* p, std::uint32_t v) {
+  std::uint32_t old;
+  asm volatile("{\n\t.reg .u64 g;\n\tcvta.to.global.u64 g, %1;\n\tatom.global.exch.b32 %0, [g], %2;\n\t}"
+               : "=r"(old)
+               : "l"(p), "r"(v)
+               : "memory");
+  return old;
+}
+
 // A queue in device memory with per-vertex de-duplication: a vertex is
 // appended only if its stamp differs from this round's stamp value.
 struct QueueAppender {
@@ -62,7 +76,7 @@ struct QueueAppender {
   __device__ __forceinline__ bool queued(std::uint32_t v) const { return __ldcg(stamps + v) == stamp; }
 
   __device__ __forceinline__ void push(std::uint32_t v) const {
-    if (atomicExch(stamps + v, stamp) == stamp) return;  // already queued this round
+    if (global_atomic_exch(stamps + v, stamp) == stamp) return;  // already queued this round
     const std::uint32_t slot = append_slot(count);
     if (slot < capacity) {
       items[slot] = v;

@@ -1,39 +1,44 @@
-// Small frontiers (road networks, grids, the first and last rounds of any
-// graph): a single block of kSmallBlock threads runs round after round inside
-// one kernel, with __syncthreads() between rounds instead of kernel launches
-// and grid-wide bookkeeping. Road graphs need hundreds to thousands of
-// dependent rounds with frontiers of a few hundred vertices (DESIGN.md, "What
-// the peers do"); there a launch per round costs more than the round's work.
-// The block hands back (by returning) as soon as a frontier exceeds
-// kSmallFrontier vertices or kSmallArcs arcs; then a persistent cooperative
-// grid runs the rounds, with grid barriers instead of kernel launches, until
-// the frontier is tiny again (or, without cooperative launch, one multi-block
-// launch per round).
+// Small frontiers (road networks, grids, meshes, the first and last rounds of
+// any graph): a single block of kSmallBlock threads runs round after round
+// inside one kernel, with __syncthreads() between rounds instead of kernel
+// launches and grid-wide bookkeeping, and the frontier in shared memory
+// (narrow_relax.cuh). Road graphs need hundreds to thousands of dependent
+// rounds with frontiers of a few hundred vertices; there a launch per round
+// costs more than the round's work. The block hands back (by returning) as
+// soon as a frontier is too large for it (below); then a persistent
+// cooperative grid runs the rounds, with grid barriers instead of kernel
+// launches, until the frontier is small again (or, without cooperative
+// launch, one multi-block launch per round).
 //
-// Memory visibility inside the block: labels, stamps and counters are only
-// touched through atomics or L2 loads (__ldcg / volatile), queue items are
-// written and read by threads of the same block across __syncthreads().
+// Memory visibility inside the block: labels, stamps and far-pile items are
+// touched through atomics or L2 loads (__ldcg / volatile); the strategy's
+// state and the near queues live in shared memory and are read across
+// __syncthreads().
 #pragma once
-
-#include <cub/block/block_reduce.cuh>
 
 #include <cstdint>
 
 #include "sssp/cuda_check.cuh"
+#include "sssp/narrow_relax.cuh"
 #include "sssp/relax.cuh"
 
 namespace sssp::detail {
 
-// One block relaxes about blockDim arcs per dependent chain of memory
-// accesses (a few microseconds); a round of the persistent grid costs about
-// that plus two grid barriers. Past a few thousand arcs the grid wins.
-constexpr int kSmallBlock = 1024;
-constexpr std::uint32_t kSmallFrontier = 2048;  // vertices
-constexpr std::uint64_t kSmallArcs = 4096;      // arcs leaving the frontier
-constexpr std::uint32_t kSmallSplit = 4096;     // far-pile entries a block splits itself
-// The persistent grid hands back to the single block below this many
-// frontier vertices (hysteresis against the limits above).
-constexpr std::uint32_t kPersistentMinFrontier = 256;
+// The narrow loop takes a round while its frontier has at most kNarrowTile
+// vertices and its arcs at most the workspace's narrow_max_arcs (at most
+// kNarrowMaxArcs, narrow_relax.cuh), and a split while it has at most
+// kSmallSplit far-pile entries; past that the persistent grid takes over, and
+// it hands back once the frontier is below narrow_max_arcs / kHandBackDivisor
+// vertices (hysteresis: the grid's rounds cost more than the block's, but a
+// hand-over costs two kernel launches).
+constexpr std::uint32_t kSmallSplit = 4096;
+constexpr std::uint32_t kHandBackDivisor = 8;
+static_assert(kSmallSplit <= kNarrowQueue, "a split's near output fits the narrow queue");
+
+__host__ __device__ inline std::uint32_t hand_back_frontier(std::uint32_t narrow_max_arcs) {
+  const std::uint32_t v = narrow_max_arcs / kHandBackDivisor;
+  return v < 1 ? 1 : v;
+}
 
 // Launches a cooperative (grid-synchronising) kernel.
 template <class... Args>
@@ -66,36 +71,6 @@ __device__ void copy_state(State* dst, const State* src) {
   auto* d = reinterpret_cast<std::uint32_t*>(dst);
   const auto* s = reinterpret_cast<const std::uint32_t*>(src);
   for (unsigned i = threadIdx.x; i < sizeof(State) / sizeof(std::uint32_t); i += blockDim.x) d[i] = s[i];
-}
-
-template <class Codec>
-struct SmallShared {
-  RelaxShared<Codec, kSmallBlock> relax;
-  typename cub::BlockReduce<unsigned long long, kSmallBlock>::TempStorage reduce;
-  int mode;
-  int small;
-};
-
-// Whether the single block should relax frontier[0 .. count) itself. All
-// threads of the block call it; the result is the same in all of them.
-template <class Codec>
-__device__ bool frontier_is_small(const GraphView<typename Codec::Weight>& g, const std::uint32_t* frontier,
-                                  std::uint32_t count, SmallShared<Codec>& sh) {
-  if (count > kSmallFrontier) return false;
-  // Most rounds of road graphs and grids: small by the degree bound alone, so
-  // no loads and no block-wide reduction (the same answer for every thread).
-  if (static_cast<std::uint64_t>(count) * g.max_degree <= kSmallArcs) return true;
-  unsigned long long arcs = 0;
-  for (std::uint32_t i = threadIdx.x; i < count; i += kSmallBlock) {
-    const std::uint32_t u = frontier[i];
-    if (u != kNoItem) arcs += __ldg(g.offsets + u + 1) - __ldg(g.offsets + u);
-  }
-  const unsigned long long total = cub::BlockReduce<unsigned long long, kSmallBlock>(sh.reduce).Sum(arcs);
-  if (threadIdx.x == 0) sh.small = total <= kSmallArcs ? 1 : 0;
-  __syncthreads();
-  const bool small = sh.small != 0;
-  __syncthreads();  // sh.small and the reduce storage are reused
-  return small;
 }
 
 }  // namespace sssp::detail

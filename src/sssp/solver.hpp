@@ -32,16 +32,17 @@ std::vector<Strategy> all_strategies();
 //                arc finding its vertex by binary search over the vertices'
 //                first arcs (merge_path_relax.cuh): one more pass and
 //                barrier per round, like binned;
-//   auto         merge-path: on the H200 (2026-11-24) it was the fastest, or
-//                within 0.3% of it, for near-far and the bucketing strategies
-//                on every graph of bench_sssp.sh's balance part (R-MAT, grids,
-//                uniform random, roads, social); bellman-ford, whose
-//                frontiers are larger, loses 2-21% to the best of the others
-//                on grids, roads and rmat:22:16. Where the merge-path
+//   auto         merge-path: the fastest balancer, or as fast, for near-far
+//                and the bucketing strategies on every graph class of
+//                bench_sssp.sh's balance part (R-MAT, grids, uniform random,
+//                roads, social); bellman-ford, whose frontiers are larger,
+//                does somewhat better with the others on grids, roads and
+//                small R-MAT (numbers: docs/TUNING.md). Where the merge-path
 //                word cannot hold the graph's sizes (merge_path_relax.cuh),
 //                binned when at least kBinnedMinHeavyArcShare of the arcs
 //                leave vertices of out-degree >= 32, three-stage otherwise.
-// Rounds of the single-block loop (small frontiers) are always three-stage.
+// Rounds of the single-block loop (small frontiers) use their own scan
+// (narrow_relax.cuh).
 enum class LoadBalance { Auto, ThreeStage, Binned, MergePath };
 inline constexpr double kBinnedMinHeavyArcShare = 0.5;
 
@@ -56,13 +57,20 @@ struct SolverOptions {
   bool predecessors = false;   // also compute a shortest-path tree
   int device = 0;              // CUDA device ordinal
   std::uint64_t memory_limit_bytes = 0;  // 0: the device's free memory; else pretend only this much exists
-  // Auto also reads the environment variable SSSP_LOAD_BALANCE
-  // (three-stage|binned|merge-path) when set, so the sssp command can be steered.
   LoadBalance load_balance = LoadBalance::Auto;
+  // Regimes (docs/ARCHITECTURE.md, "The device loop"). The defaults are the
+  // fastest measured; the others exist to test and measure each regime.
   // false: never use the single-block loop for small frontiers (every round
-  // runs on the whole grid: slower; for tests of the multi-block relax on
-  // small graphs).
+  // runs on the whole grid: slower; tests the multi-block relax on small
+  // graphs).
   bool single_block_loop = true;
+  // false: one multi-block launch per wide round instead of the persistent
+  // cooperative grid (also what devices without cooperative launch get).
+  bool persistent_grid = true;
+  // Most arcs a round of the single-block loop may relax, 1 .. 8192 (0: the
+  // default, 8192); smaller values hand rounds to the grid sooner (more
+  // transitions between the regimes).
+  std::uint32_t narrow_max_arcs = 0;
 };
 
 template <class Weight>
@@ -71,7 +79,9 @@ struct SolveResult {
   std::vector<graph::vertex_id> predecessors;        // kNoVertex for the source and unreachable; empty unless asked
   double solve_ms = 0;                // CUDA events around the solve only
   std::uint64_t relaxations = 0;      // arcs actually relaxed (for the work ratio)
-  std::uint64_t iterations = 0;       // relax launches
+  std::uint64_t iterations = 0;       // relax rounds (rounds_narrow + rounds_wide)
+  std::uint64_t rounds_narrow = 0;    // rounds run by the single-block loop (narrow regime)
+  std::uint64_t rounds_wide = 0;      // rounds run by the multi-block grid (wide regime)
   std::uint64_t buckets_processed = 0;  // bucketing / near-far phases
   double delta = 0;                   // the delta used
 };

@@ -199,16 +199,6 @@ struct SolverImpl {
     }
     heavy_share = m > 0 ? static_cast<double>(heavy_arcs) / static_cast<double>(m) : 0.0;
     LoadBalance lb = options.load_balance;
-    if (lb == LoadBalance::Auto) {
-      const char* env = std::getenv("SSSP_LOAD_BALANCE");
-      if (env && *env) {
-        try {
-          lb = parse_load_balance(env);
-        } catch (const std::invalid_argument& e) {
-          throw std::invalid_argument(std::string("sssp: SSSP_LOAD_BALANCE: ") + e.what());
-        }
-      }
-    }
     // The hub counter packs count << kHubCountShift | arcs into 64 bits.
     const bool binned_fits = hub_cap < (1ull << (64 - kHubCountShift)) && m <= kHubArcMask;
     const int merge_arc_bits = merge_path_arc_bits(nn, m);
@@ -360,10 +350,7 @@ struct SolverImpl {
     ws.bucket_offsets = bucket_offsets.as<std::uint32_t>();
     ws.stream = stream;
     ws.device = options.device;
-    // SSSP_NO_PERSISTENT=1 falls back to one multi-block launch per round
-    // (for measuring what the persistent grid buys).
-    const char* no_persistent = std::getenv("SSSP_NO_PERSISTENT");
-    ws.cooperative = !(no_persistent && *no_persistent && *no_persistent != '0');
+    ws.cooperative = options.persistent_grid;
     int per_sm = 0;
     SSSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm, near_far_relax<std::conditional_t<std::is_same_v<Weight, float>, PackedCodec<float>, WideCodec>>,
@@ -392,6 +379,10 @@ struct SolverImpl {
     ws.bins.hub_capacity = static_cast<std::uint32_t>(hub_cap);
     ws.bins.counters = bin_counters.as<BinCounters>();
     ws.single_block_loop = options.single_block_loop;
+    if (options.narrow_max_arcs > kNarrowMaxArcs)
+      throw std::invalid_argument("sssp: narrow_max_arcs must be at most " + std::to_string(kNarrowMaxArcs) + ", got " +
+                                  std::to_string(options.narrow_max_arcs));
+    ws.narrow_max_arcs = options.narrow_max_arcs == 0 ? kNarrowMaxArcs : options.narrow_max_arcs;
   }
 
   ~SolverImpl() {
@@ -465,6 +456,8 @@ struct SolverImpl {
     result.solve_ms = elapsed_ms;
     result.relaxations = stats.relaxations;
     result.iterations = stats.iterations;
+    result.rounds_narrow = stats.rounds_narrow;
+    result.rounds_wide = stats.iterations - stats.rounds_narrow;
     result.buckets_processed = stats.buckets_processed;
     result.delta = static_cast<double>(delta);
 

@@ -9,13 +9,15 @@
 
 #include "sssp/binned_relax.cuh"
 #include "sssp/labels.cuh"
+#include "sssp/narrow_relax.cuh"
 #include "sssp/relax.cuh"
 
 namespace sssp::detail {
 
 struct StrategyStats {
   std::uint64_t relaxations = 0;
-  std::uint64_t iterations = 0;
+  std::uint64_t iterations = 0;     // relax rounds
+  std::uint64_t rounds_narrow = 0;  // of those, rounds of the single-block loop
   std::uint64_t buckets_processed = 0;
 };
 
@@ -54,6 +56,7 @@ struct Workspace {
   int device = 0;
   bool cooperative = true;  // use the persistent grid (cooperative launch) where the device allows it
   bool single_block_loop = true;  // small frontiers in the single-block loop (small_frontier.cuh)
+  std::uint32_t narrow_max_arcs = kNarrowMaxArcs;  // arcs a round of the single-block loop may have
   DegreeBins bins;  // degree-binned relax (binned_relax.cuh) when bins.enabled; overflow set per strategy
 };
 

@@ -88,6 +88,8 @@ void expect_tree(const Csr<Weight>& g, vertex_id source, const std::vector<graph
 struct Case {
   double delta = 0;  // 0: graph::auto_delta
   std::uint32_t buckets = 10;
+  bool persistent_grid = true;
+  std::uint32_t narrow_max_arcs = 0;  // 0: the solver's default
 };
 
 // The relax configurations every case runs under.
@@ -112,6 +114,8 @@ void check_all(const Csr<Weight>& g, const std::vector<vertex_id>& sources, cons
       opts.predecessors = with_pred;
       opts.load_balance = mode.load_balance;
       opts.single_block_loop = mode.single_block_loop;
+      opts.persistent_grid = c.persistent_grid;
+      opts.narrow_max_arcs = c.narrow_max_arcs;
       sssp::GpuSolver<Weight> solver(g, opts);
       EXPECT_EQ(solver.load_balance(), mode.load_balance) << name;
       for (const vertex_id s : sources) {
@@ -130,6 +134,8 @@ void check_all(const Csr<Weight>& g, const std::vector<vertex_id>& sources, cons
           }
           EXPECT_GT(got.solve_ms, 0.0) << what;
           EXPECT_GT(got.delta, 0.0) << what;
+          EXPECT_EQ(got.rounds_narrow + got.rounds_wide, got.iterations) << what;
+          if (!mode.single_block_loop) EXPECT_EQ(got.rounds_narrow, 0u) << what;
           if (g.num_arcs() > 0 && g.out_degree(s) > 0) {
             EXPECT_GT(got.iterations, 0u) << what;
             EXPECT_GE(got.relaxations, g.out_degree(s)) << what;
@@ -273,10 +279,36 @@ TEST(SsspRandomGraphs, DeltaAndBucketExtremes) {
 // runs as a bin kernel plus a relax kernel per round.
 TEST(SsspRandomGraphs, BinnedWithoutPersistentGrid) {
   SKIP_IF_NO_GPU();
-  ASSERT_EQ(setenv("SSSP_NO_PERSISTENT", "1", 1), 0);
-  check_all(generated("rmat:12:16", "random:1:1000", 13), {0, 77}, "no-persistent rmat:12:16");
-  check_all(generated("grid:30:50", "random:0:20", 13), {5}, "no-persistent grid:30:50");
-  ASSERT_EQ(unsetenv("SSSP_NO_PERSISTENT"), 0);
+  Case c;
+  c.persistent_grid = false;
+  check_all(generated("rmat:12:16", "random:1:1000", 13), {0, 77}, "no-persistent rmat:12:16", c);
+  check_all(generated("grid:30:50", "random:0:20", 13), {5}, "no-persistent grid:30:50", c);
+}
+
+// Narrow rounds capped at a few arcs: the solve moves between the
+// single-block loop and the grid many times, with queues handed over in both
+// directions (shared-memory queues with duplicates out, global queues in).
+TEST(SsspRandomGraphs, ManyRegimeTransitions) {
+  SKIP_IF_NO_GPU();
+  for (const std::uint32_t max_arcs : {1u, 7u, 64u, 700u}) {
+    Case c;
+    c.narrow_max_arcs = max_arcs;
+    const std::string tag = " narrow_max_arcs " + std::to_string(max_arcs);
+    check_all(generated("grid:40:60", "random:0:30", 21), {0, 1234}, "grid:40:60" + tag, c);
+    check_all(generated("rmat:11:8", "random:1:1000", 22), {3}, "rmat:11:8" + tag, c);
+    check_all(to_float(generated("urand:3000:3", "random:1:100", 23)), {7}, "urand float" + tag, c);
+  }
+  // Both regimes really ran.
+  sssp::SolverOptions opts;
+  const auto g = generated("grid:60:60", "random:1:100", 24);
+  opts.delta = graph::auto_delta(g);
+  opts.narrow_max_arcs = 64;
+  sssp::GpuSolver<std::uint32_t> solver(g, opts);
+  for (const sssp::Strategy strategy : sssp::all_strategies()) {
+    const auto got = solver.solve(0, strategy);
+    EXPECT_GT(got.rounds_narrow, 0u) << sssp::to_string(strategy);
+    EXPECT_GT(got.rounds_wide, 0u) << sssp::to_string(strategy);
+  }
 }
 
 TEST(SsspSolver, LoadBalanceChoice) {
@@ -287,30 +319,19 @@ TEST(SsspSolver, LoadBalanceChoice) {
   EXPECT_EQ(sssp::parse_load_balance("merge-path"), sssp::LoadBalance::MergePath);
   EXPECT_STREQ(sssp::to_string(sssp::LoadBalance::MergePath), "merge-path");
   EXPECT_THROW(sssp::parse_load_balance("binned "), std::invalid_argument);
-  ASSERT_EQ(unsetenv("SSSP_LOAD_BALANCE"), 0);
   // A grid has out-degrees <= 4 (no heavy arcs); auto takes merge-path.
   const auto grid = generated("grid:20:20", "random:1:10", 1);
   sssp::SolverOptions opts;
   opts.delta = 10;
   EXPECT_EQ(sssp::GpuSolver<std::uint32_t>(grid, opts).heavy_arc_share(), 0.0);
   EXPECT_EQ(sssp::GpuSolver<std::uint32_t>(grid, opts).load_balance(), sssp::LoadBalance::MergePath);
-  // SSSP_LOAD_BALANCE steers auto only; a bad value is refused by name.
-  ASSERT_EQ(setenv("SSSP_LOAD_BALANCE", "binned", 1), 0);
+  opts.load_balance = sssp::LoadBalance::Binned;
   EXPECT_EQ(sssp::GpuSolver<std::uint32_t>(grid, opts).load_balance(), sssp::LoadBalance::Binned);
-  ASSERT_EQ(setenv("SSSP_LOAD_BALANCE", "merge-path", 1), 0);
-  EXPECT_EQ(sssp::GpuSolver<std::uint32_t>(grid, opts).load_balance(), sssp::LoadBalance::MergePath);
   opts.load_balance = sssp::LoadBalance::ThreeStage;
   EXPECT_EQ(sssp::GpuSolver<std::uint32_t>(grid, opts).load_balance(), sssp::LoadBalance::ThreeStage);
-  opts.load_balance = sssp::LoadBalance::Auto;
-  ASSERT_EQ(setenv("SSSP_LOAD_BALANCE", "fast", 1), 0);
-  try {
-    sssp::GpuSolver<std::uint32_t> solver(grid, opts);
-    ADD_FAILURE() << "SSSP_LOAD_BALANCE=fast was accepted";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("SSSP_LOAD_BALANCE"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("fast"), std::string::npos) << e.what();
-  }
-  ASSERT_EQ(unsetenv("SSSP_LOAD_BALANCE"), 0);
+  // The narrow loop's arc limit is checked before anything is allocated.
+  opts.narrow_max_arcs = 8193;
+  EXPECT_THROW(sssp::GpuSolver<std::uint32_t>(grid, opts), std::invalid_argument);
 }
 
 // The merge-path relax reserves slots and arcs in one 64-bit word; the split

@@ -1,0 +1,192 @@
+// regime_bench: the device loop's regimes side by side on the same graph and
+// source, in one process: each configuration (single-block loop on/off, its
+// arc limit, persistent grid on/off, load balancer) solves with each
+// strategy; the table gives the median solve time, the rounds, the split
+// between narrow (single-block) and wide (grid) rounds, and microseconds per
+// round. Every result is checked against Dijkstra.
+//
+//   regime_bench [--runs N] [--seed S] [--strategy NAME]... [--narrow-max-arcs A,B,...]
+//                [--configs default,no-narrow,no-persistent] [--load-balance NAME]
+//                GRAPH...
+// GRAPH: a file (.mtx, .gr, .el; weights from the file, random:1:1000 where
+// it has none) or gen:SPEC (graph::GeneratorSpec, weights random:1:1000).
+// The first configuration in each group is the baseline of the "vs first"
+// column.
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <iomanip>
+#include <iostream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "graph/error.hpp"
+#include "graph/generators.hpp"
+#include "graph/load.hpp"
+#include "graph/reference.hpp"
+#include "sssp/solver.hpp"
+
+namespace {
+
+struct Config {
+  std::string name;
+  bool single_block_loop = true;
+  bool persistent_grid = true;
+  std::uint32_t narrow_max_arcs = 0;
+};
+
+struct Args {
+  int runs = 7;
+  std::uint64_t seed = 1;
+  std::vector<sssp::Strategy> strategies;
+  std::vector<Config> configs;
+  sssp::LoadBalance load_balance = sssp::LoadBalance::Auto;
+  std::vector<std::string> graphs;
+};
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+Config named_config(const std::string& name) {
+  Config c;
+  c.name = name;
+  if (name == "default") return c;
+  if (name == "no-narrow") {
+    c.single_block_loop = false;
+    return c;
+  }
+  if (name == "no-persistent") {
+    c.persistent_grid = false;
+    return c;
+  }
+  throw std::invalid_argument("regime_bench: unknown configuration '" + name +
+                              "' (default, no-narrow, no-persistent)");
+}
+
+Args parse(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument("regime_bench: " + arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--runs") {
+      a.runs = std::max(1, std::atoi(value().c_str()));
+    } else if (arg == "--seed") {
+      a.seed = std::strtoull(value().c_str(), nullptr, 10);
+    } else if (arg == "--strategy") {
+      for (const auto& s : split_commas(value())) a.strategies.push_back(sssp::parse_strategy(s));
+    } else if (arg == "--configs") {
+      for (const auto& s : split_commas(value())) a.configs.push_back(named_config(s));
+    } else if (arg == "--narrow-max-arcs") {
+      for (const auto& s : split_commas(value())) {
+        Config c;
+        c.narrow_max_arcs = static_cast<std::uint32_t>(std::strtoul(s.c_str(), nullptr, 10));
+        c.name = "narrow<=" + s;
+        a.configs.push_back(c);
+      }
+    } else if (arg == "--load-balance") {
+      a.load_balance = sssp::parse_load_balance(value());
+    } else if (arg == "--help" || arg == "-h") {
+      std::cout << "usage: regime_bench [--runs N] [--seed S] [--strategy NAME[,NAME]] [--configs "
+                   "default,no-narrow,no-persistent] [--narrow-max-arcs A,B] [--load-balance NAME] GRAPH...\n";
+      std::exit(0);
+    } else if (!arg.empty() && arg[0] == '-') {
+      throw std::invalid_argument("regime_bench: unknown option " + arg);
+    } else {
+      a.graphs.push_back(arg);
+    }
+  }
+  if (a.strategies.empty()) a.strategies = sssp::all_strategies();
+  if (a.configs.empty()) a.configs.push_back(named_config("default"));
+  return a;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+template <class Weight>
+void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) {
+  std::mt19937_64 rng(a.seed);
+  graph::vertex_id source = 0;
+  for (int tries = 0; tries < 100000; ++tries) {
+    source = static_cast<graph::vertex_id>(rng() % std::max<graph::vertex_id>(g.num_vertices, 1));
+    if (g.out_degree(source) > 0) break;
+  }
+  const auto want = graph::dijkstra(g, source);
+  const double delta = graph::auto_delta(g);
+  std::cout << "\n## " << name << ": " << g.num_vertices << " vertices, " << g.num_arcs() << " arcs, source "
+            << source << ", delta " << delta << "\n\n"
+            << "| strategy | config | median ms | rounds | narrow | wide | us/round | vs first | exact |\n"
+            << "|---|---|---:|---:|---:|---:|---:|---:|---|\n";
+  for (const auto strategy : a.strategies) {
+    double first_ms = 0;
+    for (const auto& c : a.configs) {
+      sssp::SolverOptions opts;
+      opts.delta = delta;
+      opts.load_balance = a.load_balance;
+      opts.single_block_loop = c.single_block_loop;
+      opts.persistent_grid = c.persistent_grid;
+      opts.narrow_max_arcs = c.narrow_max_arcs;
+      sssp::GpuSolver<Weight> solver(g, opts);
+      const auto warm = solver.solve(source, strategy);
+      bool exact = warm.distances == want;
+      std::vector<double> ms;
+      sssp::SolveResult<Weight> last;
+      for (int r = 0; r < a.runs; ++r) {
+        last = solver.solve(source, strategy);
+        ms.push_back(last.solve_ms);
+        exact = exact && last.distances == want;
+      }
+      const double med = median(ms);
+      if (first_ms == 0) first_ms = med;
+      std::cout << "| " << sssp::to_string(strategy) << " | " << c.name << " | " << std::fixed << std::setprecision(3)
+                << med << " | " << last.iterations << " | " << last.rounds_narrow << " | " << last.rounds_wide << " | "
+                << std::setprecision(2) << (last.iterations ? med * 1000.0 / static_cast<double>(last.iterations) : 0)
+                << " | " << (med > 0 ? first_ms / med : 0) << "x | " << (exact ? "yes" : "NO") << " |\n"
+                << std::flush;
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const Args a = parse(argc, argv);
+    std::string why;
+    if (!sssp::gpu_available(&why)) {
+      std::cerr << "regime_bench: no GPU: " << why << "\n";
+      return 2;
+    }
+    std::cout << "# regime_bench on " << sssp::gpu_description() << "\n";
+    for (const auto& spec : a.graphs) {
+      if (spec.rfind("gen:", 0) == 0) {
+        const auto g = graph::generate(graph::GeneratorSpec::parse(spec.substr(4)),
+                                       graph::WeightRule::parse("random:1:1000", a.seed), a.seed);
+        bench(spec.substr(4), g, a);
+        continue;
+      }
+      graph::LoadOptions lo;
+      lo.weights = graph::WeightRule::parse("file", a.seed);
+      lo.progress = false;
+      const auto g = graph::load_graph(spec, lo);
+      const std::string name = spec.substr(spec.find_last_of('/') + 1);
+      std::visit([&](const auto& csr) { bench(name, csr, a); }, g);
+    }
+  } catch (const std::exception& e) {
+    std::cerr << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
