@@ -1,0 +1,46 @@
+// The `auto` strategy rule (auto_strategy.hpp) and the line that explains it.
+#include "sssp/auto_strategy.hpp"
+
+#include <cstdio>
+
+namespace sssp {
+
+namespace {
+
+std::string format(const char* pattern, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, pattern, value);
+  return buffer;
+}
+
+}  // namespace
+
+StrategyChoice choose_strategy(const GraphShape& shape) {
+  StrategyChoice choice;
+  choice.shape = shape;
+  const bool low_diameter = shape.hop_estimate <= kMaxHopsForBellmanFord;
+  const bool skewed = shape.degree_cv >= kMinDegreeCvForBellmanFord;
+  choice.strategy = low_diameter && skewed ? Strategy::BellmanFord : Strategy::NearFar;
+
+  // Name every statistic read, and mark the comparison that decided: the
+  // diameter when it is high (skew is not looked at then), else the skew.
+  std::string& r = choice.reason;
+  r = "hop diameter estimate " + std::string(shape.hop_exact ? "" : "~") + std::to_string(shape.hop_estimate);
+  if (shape.hop_exact) r += " (exact)";
+  if (!low_diameter) r += " > " + std::to_string(kMaxHopsForBellmanFord);
+  r += ", degree cv " + format("%.2f", shape.degree_cv);
+  if (low_diameter) r += (skewed ? " >= " : " < ") + format("%.1f", kMinDegreeCvForBellmanFord);
+  r += ", max degree " + std::to_string(shape.max_degree) + (shape.degree_sampled ? " (sampled)" : "");
+  r += ", mean degree " + format("%.1f", shape.mean_degree);
+  return choice;
+}
+
+template <class Weight>
+StrategyChoice choose_strategy(const graph::Csr<Weight>& g, graph::vertex_id source) {
+  return choose_strategy(measure_shape(g, source));
+}
+
+template StrategyChoice choose_strategy(const graph::Csr<std::uint32_t>&, graph::vertex_id);
+template StrategyChoice choose_strategy(const graph::Csr<float>&, graph::vertex_id);
+
+}  // namespace sssp
