@@ -14,6 +14,7 @@
 #include <utility>
 #include <variant>
 
+#include "app/auto_choice.hpp"
 #include "app/harness.hpp"
 #include "app/json_report.hpp"
 #include "app/options.hpp"
@@ -202,7 +203,13 @@ SolveFunction<Weight> Runner<Weight>::make_solver(Algorithm a, graph::vertex_id 
       outcome.predecessors = std::move(r.predecessors);
       outcome.solve_ms = r.solve_ms;
       outcome.relaxations = r.relaxations;
-      outcome.iterations = r.iterations;
+      outcome.rounds = r.iterations;
+      // The narrow / wide split only where it adds up: an engine that does
+      // not count it leaves both at 0.
+      if (r.rounds_narrow + r.rounds_wide == r.iterations) {
+        outcome.rounds_narrow = r.rounds_narrow;
+        outcome.rounds_wide = r.rounds_wide;
+      }
       if (a != Algorithm::BellmanFord) {
         outcome.buckets_processed = r.buckets_processed;
         outcome.delta = r.delta > 0 ? r.delta : delta;
@@ -225,7 +232,7 @@ SolveFunction<Weight> Runner<Weight>::make_solver(Algorithm a, graph::vertex_id 
       return outcome;
     };
   }
-  // Dijkstra: no launches and no buckets, so iterations and buckets stay empty.
+  // Dijkstra: no rounds and no buckets, so both stay empty.
   const bool predecessors = o_.predecessors;
   const graph::Csr<Weight>& g = g_;
   return [&g, source, predecessors]() {
@@ -275,6 +282,12 @@ int Runner<Weight>::run() {
   std::optional<graph::vertex_id> path_target;
   if (o_.path_to) path_target = to_internal_id(*o_.path_to, id_base, n, "--path-to");
   for (const graph::vertex_id s : sources_) run_.sources.push_back(to_user_id(s, id_base));
+  if (std::find(algorithms_.begin(), algorithms_.end(), Algorithm::Auto) != algorithms_.end()) {
+    const AutoResolution chosen =
+        resolve_auto_strategy(g_, sources_.front(), id_base, device_choice_.kind, o_.delta_sweep);
+    algorithms_ = substitute_auto(algorithms_, chosen.algorithm);
+    run_.auto_strategy = chosen.info;
+  }
   for (const Algorithm a : algorithms_) run_.strategies.emplace_back(to_string(a));
 
   DeltaInfo& delta = run_.delta;
@@ -307,6 +320,7 @@ int Runner<Weight>::run() {
 
   if (!o_.quiet) {
     out_ << format_graph_header(run_.graph) << format_device_header(device) << format_delta_line(delta);
+    if (run_.auto_strategy) out_ << format_auto_strategy_line(*run_.auto_strategy);
     if (std::any_of(algorithms_.begin(), algorithms_.end(),
                     [](Algorithm a) { return a == Algorithm::BucketSort || a == Algorithm::BucketMultisplit; }))
       out_ << format_buckets_line(o_.buckets);

@@ -25,7 +25,9 @@ struct SolveOutcome {
   std::vector<graph::vertex_id> predecessors;  // empty when the solver computes none
   double solve_ms = 0;                         // the solve only (CUDA events on the GPU)
   std::uint64_t relaxations = 0;
-  std::optional<std::uint64_t> iterations;
+  std::optional<std::uint64_t> rounds;         // relax rounds (GPU strategies)
+  std::optional<std::uint64_t> rounds_narrow;  // of them, in the single-block loop; set with rounds_wide
+  std::optional<std::uint64_t> rounds_wide;    // and on the multi-block grid
   std::optional<std::uint64_t> buckets_processed;
   std::optional<double> delta;  // the delta the solver used, when it uses one (may differ from the request)
 };
@@ -36,7 +38,7 @@ using SolveFunction = std::function<SolveOutcome<Weight>()>;
 // Calls `solve` once to warm up (first-touch allocation, GPU clocks, caches),
 // then `runs` times timed. `identity` carries strategy, device and source; the
 // returned record holds the timings, and the reach statistics, relaxations,
-// iterations and buckets of the last run, whose outcome is left in *last.
+// rounds and buckets of the last run, whose outcome is left in *last.
 template <class Weight>
 RunRecord run_timed(const graph::Csr<Weight>& g, const SolveFunction<Weight>& solve, std::uint32_t runs,
                     RunRecord identity, SolveOutcome<Weight>* last) {
@@ -54,7 +56,9 @@ RunRecord run_timed(const graph::Csr<Weight>& g, const SolveFunction<Weight>& so
   record.reached_vertices = reach.reached_vertices;
   record.reached_arcs = reach.reached_arcs;
   record.relaxations = outcome.relaxations;
-  record.iterations = outcome.iterations;
+  record.rounds = outcome.rounds;
+  record.rounds_narrow = outcome.rounds_narrow;
+  record.rounds_wide = outcome.rounds_wide;
   record.buckets_processed = outcome.buckets_processed;
   record.delta_used = outcome.delta;
   record.has_predecessors = !outcome.predecessors.empty();

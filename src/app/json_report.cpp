@@ -1,6 +1,7 @@
 #include "graph/atomic_file.hpp"
 #include "app/json_report.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -8,6 +9,8 @@
 #include <system_error>
 
 #include <unistd.h>
+
+#include "sssp/auto_strategy.hpp"
 
 #include "sssp_git_commit.h"  // generated at build time (cmake/GitCommit.cmake)
 
@@ -23,6 +26,30 @@ json optional_json(const std::optional<T>& value) {
 }
 
 json string_or_null(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+
+json auto_strategy_json(const AutoStrategyInfo& a) {
+  json statistics = nullptr;
+  if (a.shape) {
+    const sssp::GraphShape& s = *a.shape;
+    statistics = {{"mean_degree", s.mean_degree},
+                  {"max_degree", s.max_degree},
+                  {"degree_cv", s.degree_cv},
+                  {"isolated_share", s.isolated_share},
+                  {"degree_sampled", s.degree_sampled},
+                  {"hop_estimate", s.hop_estimate},
+                  {"hop_exact", s.hop_exact},
+                  {"bfs_levels", s.bfs_levels},
+                  {"bfs_arcs_scanned", s.bfs_arcs_scanned}};
+  }
+  return {{"chosen", a.chosen},
+          {"reason", a.reason},
+          {"source", a.source},
+          {"measure_ms", a.shape ? json(a.measure_ms) : json(nullptr)},
+          {"statistics", statistics},
+          {"thresholds",
+           {{"max_hops_for_bellman_ford", sssp::kMaxHopsForBellmanFord},
+            {"min_degree_cv_for_bellman_ford", sssp::kMinDegreeCvForBellmanFord}}}};
+}
 
 }  // namespace
 
@@ -86,6 +113,8 @@ json to_json(const AppOptions& options, const RunSummary& run) {
   json o;
   o["strategies"] = run.strategies;
   o["strategy_all"] = options.strategy_all;
+  o["strategy_auto"] =
+      std::find(options.strategies.begin(), options.strategies.end(), Algorithm::Auto) != options.strategies.end();
   o["delta"] = options.delta_auto ? json("auto") : json(options.delta);
   o["delta_used"] = run.delta.value;
   o["delta_auto_value"] = run.delta.auto_value;
@@ -105,6 +134,7 @@ json to_json(const AppOptions& options, const RunSummary& run) {
   o["gpu_memory_limit_bytes"] =
       options.gpu_memory_limit_bytes ? json(options.gpu_memory_limit_bytes) : json(nullptr);
   j["options"] = o;
+  j["auto_strategy"] = run.auto_strategy ? auto_strategy_json(*run.auto_strategy) : json(nullptr);
 
   json results = json::array();
   for (const RunRecord& r : run.records) {
@@ -121,7 +151,11 @@ json to_json(const AppOptions& options, const RunSummary& run) {
                        {"relaxations", r.relaxations},
                        {"reached_vertices", r.reached_vertices},
                        {"reached_arcs", r.reached_arcs},
-                       {"iterations", optional_json(r.iterations)},
+                       {"rounds", optional_json(r.rounds)},
+                       {"rounds_narrow", optional_json(r.rounds_narrow)},
+                       {"rounds_wide", optional_json(r.rounds_wide)},
+                       {"us_per_round", optional_json(r.us_per_round)},
+                       {"iterations", optional_json(r.rounds)},  // "rounds" under its old name
                        {"buckets_processed", optional_json(r.buckets_processed)},
                        {"predecessors", r.has_predecessors},
                        {"validation", to_string(r.validation)},
@@ -138,7 +172,11 @@ json to_json(const AppOptions& options, const RunSummary& run) {
                        {"solve_ms", s.solve_ms},
                        {"mteps", s.mteps},
                        {"work_ratio", s.work_ratio},
-                       {"iterations", optional_json(s.iterations)},
+                       {"rounds", optional_json(s.rounds)},
+                       {"rounds_narrow", optional_json(s.rounds_narrow)},
+                       {"rounds_wide", optional_json(s.rounds_wide)},
+                       {"us_per_round", optional_json(s.us_per_round)},
+                       {"iterations", optional_json(s.rounds)},  // "rounds" under its old name
                        {"buckets_processed", optional_json(s.buckets_processed)},
                        {"speedup_vs_cpu_delta_stepping", optional_json(s.speedup)}});
   }

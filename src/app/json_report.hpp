@@ -18,22 +18,40 @@
 //             "self_loops_dropped": int, "duplicates_dropped": int, "file_bytes": int,
 //             "load_ms": {"parse": number, "build": number, "total": number},
 //             "from_cache": bool, "cache_written": bool, "cache_saved_ms": number},
-//   "options": {"strategies": [string], "strategy_all": bool, "delta": "auto"|number,
+//   "options": {"strategies": [string] (as run: auto replaced by its choice), "strategy_all": bool,
+//               "strategy_auto": bool (auto was asked for, alone or in a list), "delta": "auto"|number,
 //               "delta_used": number, "delta_auto_value": number, "delta_sweep": [number]|null,
 //               "buckets": int, "runs": int, "warmup_runs": 1, "seed": int, "weights": string,
 //               "sources": [int] (ids as in the file), "random_sources": int|null,
 //               "validate": bool, "predecessors": bool, "path_to": int|null,
 //               "output": string|null, "threads": int, "gpu_memory_limit_bytes": int|null},
+//   "auto_strategy": null (auto not asked for) | {"chosen": string, "reason": string (the
+//               report's line), "source": int (measured from), "measure_ms": number|null,
+//               "statistics": null (cpu device: nothing measured) | {"mean_degree": number,
+//               "max_degree": int, "degree_cv": number, "isolated_share": number,
+//               "degree_sampled": bool, "hop_estimate": int, "hop_exact": bool,
+//               "bfs_levels": int, "bfs_arcs_scanned": int} (sssp/graph_shape.hpp),
+//               "thresholds": {"max_hops_for_bellman_ford": int,
+//               "min_degree_cv_for_bellman_ford": number} (sssp/auto_strategy.hpp)},
 //   "results": [{"strategy": string, "device": "gpu"|"cpu", "source": int, "delta": number|null
 //                (as requested), "delta_used": number|null (as the solver reports it),
 //                "solve_ms": {"median": number, "min": number, "max": number, "runs": [number]},
 //                "mteps": number, "work_ratio": number, "relaxations": int,
-//                "reached_vertices": int, "reached_arcs": int, "iterations": int|null,
+//                "reached_vertices": int, "reached_arcs": int,
+//                "rounds": int|null (relax rounds; null for CPU solvers),
+//                "rounds_narrow": int|null, "rounds_wide": int|null (rounds of the single-block
+//                loop / the multi-block grid; null for CPU solvers and where the engine gave
+//                no split that adds up to rounds), "us_per_round": number|null (median solve
+//                time in us / rounds), "iterations": int|null (= rounds: the key's name
+//                before "rounds", kept so older scripts still read it),
 //                "buckets_processed": int|null, "predecessors": bool,
 //                "validation": "passed"|"failed"|"not run", "mismatches": int}],
 //   "summary": [{"strategy": string, "device": string, "delta": number|null, "sources": int,
 //                "solve_ms": number (mean over sources of the per-source median), "mteps": number,
-//                "work_ratio": number, "iterations": number|null, "buckets_processed": number|null,
+//                "work_ratio": number, "rounds": number|null (mean over sources),
+//                "rounds_narrow": number|null, "rounds_wide": number|null (means),
+//                "us_per_round": number|null (total solve us / total rounds),
+//                "iterations": number|null (= rounds, the old name), "buckets_processed": number|null,
 //                "speedup_vs_cpu_delta_stepping": number|null}],
 //   "path": null | {"source": int, "target": int, "reachable": bool, "distance": number|null,
 //                   "vertices": [int]|null, "note": string|null},
@@ -65,7 +83,8 @@ struct RunSummary {
   GraphInfo graph;
   DeviceInfo device;
   DeltaInfo delta;
-  std::vector<std::string> strategies;     // as run, in order
+  std::vector<std::string> strategies;     // as run, in order (auto replaced by its choice)
+  std::optional<AutoStrategyInfo> auto_strategy;  // set when --strategy auto was asked for
   std::vector<std::uint64_t> sources;      // user ids
   std::vector<RunRecord> records;
   std::vector<SummaryRow> summary;

@@ -36,7 +36,7 @@ constexpr std::array<AlgorithmName, 6> kAlgorithmNames{{
 }};
 
 std::string valid_algorithm_names() {
-  std::string names;
+  std::string names = "auto, ";
   for (const auto& entry : kAlgorithmNames) names += std::string(entry.name) + ", ";
   return names + "all";
 }
@@ -108,8 +108,10 @@ po::options_description make_description() {
       ("random-sources", po::value<std::string>()->value_name("K"),
        "K distinct sources chosen (seeded) among vertices with out-edges")
       ("strategy", po::value<std::string>()->value_name("NAME"),
-       "near-far|bucket-sort|bucket-multisplit|bellman-ford (GPU), delta-stepping|dijkstra (CPU), "
-       "a comma list of these, or all (default: bucket-multisplit on gpu, delta-stepping on cpu)")
+       "auto|near-far|bucket-sort|bucket-multisplit|bellman-ford (GPU), delta-stepping|dijkstra (CPU), "
+       "a comma list of these, or all (every strategy). Default auto: on gpu, bellman-ford for "
+       "low-diameter graphs with skewed degrees, else near-far (the report says which and why, from "
+       "the graph's degrees and a bounded BFS from the source); on cpu, delta-stepping")
       ("device", po::value<std::string>()->value_name("D"),
        "gpu|cpu|auto (default auto: gpu when one is usable, else cpu, and says so)")
       ("delta", po::value<std::string>()->value_name("auto|VALUE"),
@@ -148,12 +150,14 @@ const std::string* find_string(const po::variables_map& vm, const char* name) {
 }  // namespace
 
 const char* to_string(Algorithm a) {
+  if (a == Algorithm::Auto) return "auto";
   for (const auto& entry : kAlgorithmNames)
     if (entry.algorithm == a) return entry.name;
   return "?";
 }
 
 Algorithm parse_algorithm(const std::string& name) {
+  if (name == "auto") return Algorithm::Auto;
   for (const auto& entry : kAlgorithmNames)
     if (name == entry.name) return entry.algorithm;
   throw UsageError("--strategy: unknown strategy '" + name + "' (expected " + valid_algorithm_names() + ")");
@@ -166,7 +170,7 @@ bool runs_on_gpu(Algorithm a) {
 
 bool uses_delta(Algorithm a) {
   return a == Algorithm::NearFar || a == Algorithm::BucketSort || a == Algorithm::BucketMultisplit ||
-         a == Algorithm::DeltaStepping;
+         a == Algorithm::DeltaStepping || a == Algorithm::Auto;
 }
 
 const char* to_string(DeviceRequest d) {
@@ -304,6 +308,7 @@ AppOptions parse_options(int argc, const char* const* argv) {
   }
   if (const std::string* strategy = find_string(vm, "strategy")) {
     const std::vector<std::string> names = split_commas(*strategy);
+    options.strategies.clear();
     if (names.size() == 1 && names.front() == "all") {
       options.strategy_all = true;
     } else {
@@ -403,8 +408,7 @@ std::vector<Algorithm> resolve_algorithms(const AppOptions& options, DeviceKind 
     return algorithms;
   }
   algorithms = options.strategies;
-  if (algorithms.empty())
-    algorithms.push_back(device == DeviceKind::Gpu ? Algorithm::BucketMultisplit : Algorithm::DeltaStepping);
+  if (algorithms.empty()) algorithms.push_back(Algorithm::Auto);
   for (const Algorithm a : algorithms) {
     if (device == DeviceKind::Cpu && runs_on_gpu(a))
       throw UsageError(std::string("--strategy ") + to_string(a) +
@@ -415,6 +419,16 @@ std::vector<Algorithm> resolve_algorithms(const AppOptions& options, DeviceKind 
   return algorithms;
 }
 
+std::vector<Algorithm> substitute_auto(const std::vector<Algorithm>& algorithms, Algorithm chosen) {
+  const bool listed = std::find(algorithms.begin(), algorithms.end(), chosen) != algorithms.end();
+  std::vector<Algorithm> out;
+  for (const Algorithm a : algorithms) {
+    if (a != Algorithm::Auto) out.push_back(a);
+    else if (!listed) out.push_back(chosen);
+  }
+  return out;
+}
+
 std::string help_text() {
   std::ostringstream text;
   text << "sssp: single-source shortest paths on the GPU (Near-Far, bucketing by sort or multisplit,\n"
@@ -422,7 +436,7 @@ std::string help_text() {
           "Usage: sssp (--graph FILE | --generate SPEC) [options]\n\n"
        << make_description()
        << "\nExamples:\n"
-          "  sssp                                     R-MAT scale 16, the device's default strategy\n"
+          "  sssp                                     R-MAT scale 16, the strategy auto picks for it\n"
           "  sssp --graph road/DE.gr --source 1 --path-to 49109 --predecessors\n"
           "  sssp --graph web.mtx --random-sources 8 --strategy all --runs 5 --validate\n"
           "  sssp --generate grid:1024:1024 --weights random:1:1000 --delta-sweep 0.5x,1x,2x\n"

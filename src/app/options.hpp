@@ -24,16 +24,20 @@ class UsageError : public std::runtime_error {
 };
 
 // What solves a problem. GPU strategies map one to one onto sssp::Strategy
-// (solver.hpp); the CPU ones call graph/reference.hpp.
-enum class Algorithm { NearFar, BucketSort, BucketMultisplit, BellmanFord, DeltaStepping, Dijkstra };
+// (solver.hpp); the CPU ones call graph/reference.hpp. Auto never runs: once
+// the graph is loaded it is replaced (substitute_auto) by what
+// app/auto_choice.hpp picks for it.
+enum class Algorithm { NearFar, BucketSort, BucketMultisplit, BellmanFord, DeltaStepping, Dijkstra, Auto };
 
 // "near-far", "bucket-sort", "bucket-multisplit", "bellman-ford" (the names
-// sssp::to_string gives), "delta-stepping", "dijkstra".
+// sssp::to_string gives), "delta-stepping", "dijkstra", "auto".
 const char* to_string(Algorithm a);
 // Throws UsageError naming the value and listing the valid names.
 Algorithm parse_algorithm(const std::string& name);
+// False for Auto, which may stand for a CPU solver.
 bool runs_on_gpu(Algorithm a);
-// Whether the algorithm's work depends on delta (for --delta-sweep).
+// Whether the algorithm's work depends on delta (for --delta-sweep). True
+// for Auto: under a sweep it picks only strategies that use delta.
 bool uses_delta(Algorithm a);
 
 enum class DeviceRequest { Auto, Gpu, Cpu };
@@ -64,8 +68,8 @@ struct AppOptions {
   std::vector<std::uint64_t> sources;
   std::uint32_t random_sources = 0;
 
-  // Strategies as requested; empty = the device's default.
-  std::vector<Algorithm> strategies;
+  // Strategies as requested, in order; {Auto} when --strategy is not given.
+  std::vector<Algorithm> strategies{Algorithm::Auto};
   bool strategy_all = false;
   DeviceRequest device = DeviceRequest::Auto;
 
@@ -111,13 +115,17 @@ struct DeviceChoice {
 // machine, not the command line, is at fault).
 DeviceChoice resolve_device(DeviceRequest request, bool gpu_usable, const std::string& why_not);
 
-// The algorithms to run on `device`, in report order. Default: bucket-multisplit
-// on gpu, delta-stepping on cpu. --strategy all: the four GPU strategies plus
-// CPU delta-stepping (the baseline row) on gpu; dijkstra and delta-stepping on
-// cpu. With --delta-sweep, only the strategies whose work depends on delta.
-// Throws UsageError when a GPU strategy is asked for on the cpu device or the
-// sweep has no delta-dependent strategy.
+// The algorithms to run on `device`, in report order: the requested list
+// (default {Auto}, resolved later by substitute_auto). --strategy all: the
+// four GPU strategies plus CPU delta-stepping (the baseline row) on gpu;
+// dijkstra and delta-stepping on cpu. With --delta-sweep, only the strategies
+// whose work depends on delta. Throws UsageError when a GPU strategy is asked
+// for on the cpu device or the sweep has no delta-dependent strategy.
 std::vector<Algorithm> resolve_algorithms(const AppOptions& options, DeviceKind device);
+
+// `algorithms` with Auto replaced by `chosen`, or dropped where `chosen` is
+// listed already ("auto,near-far" that picks near-far runs near-far once).
+std::vector<Algorithm> substitute_auto(const std::vector<Algorithm>& algorithms, Algorithm chosen);
 
 // "2G", "512M", "1.5G", "1048576", "64K", "1T" (binary units; a trailing "B"
 // or "iB" is allowed). Throws UsageError naming the value.

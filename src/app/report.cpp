@@ -85,6 +85,9 @@ void finish_record(RunRecord& record) {
   record.time = summarize_times(record.solve_ms);
   record.mteps = graph::mteps(record.reached_arcs, record.time.median_ms);
   record.work_ratio = graph::work_ratio(record.relaxations, record.reached_arcs);
+  record.us_per_round.reset();
+  if (record.rounds && *record.rounds > 0)
+    record.us_per_round = record.time.median_ms * 1000.0 / static_cast<double>(*record.rounds);
 }
 
 namespace {
@@ -97,9 +100,22 @@ std::string optional_count(const std::optional<std::uint64_t>& value) {
   return value ? std::to_string(*value) : "-";
 }
 
+// A mean of counts: whole numbers as such ("27"), else one decimal ("26.5").
 std::string optional_mean(const std::optional<double>& value) {
-  return value ? format_fixed(*value, 1) : "-";
+  if (!value) return "-";
+  return *value == static_cast<double>(static_cast<std::uint64_t>(*value)) ? format_fixed(*value, 0)
+                                                                          : format_fixed(*value, 1);
 }
+
+// "12/2098": rounds of the single-block loop / of the grid; "-" when unknown.
+std::string split_cell(const std::optional<std::uint64_t>& narrow, const std::optional<std::uint64_t>& wide) {
+  return narrow && wide ? std::to_string(*narrow) + "/" + std::to_string(*wide) : "-";
+}
+std::string split_cell(const std::optional<double>& narrow, const std::optional<double>& wide) {
+  return narrow && wide ? optional_mean(narrow) + "/" + optional_mean(wide) : "-";
+}
+
+std::string us_per_round_cell(const std::optional<double>& us) { return us ? format_fixed(*us, 2) : "-"; }
 
 std::string delta_cell(const std::optional<double>& delta) { return delta ? format_delta(*delta) : "-"; }
 
@@ -109,8 +125,8 @@ std::vector<SummaryRow> summarize(const std::vector<RunRecord>& records, const s
   struct Totals {
     SummaryRow row;
     std::uint64_t reached_arcs = 0, relaxations = 0;
-    std::uint64_t iterations = 0, buckets = 0;
-    bool all_iterations = true, all_buckets = true;
+    std::uint64_t rounds = 0, narrow = 0, wide = 0, buckets = 0;
+    bool all_rounds = true, all_splits = true, all_buckets = true;
   };
   std::vector<Totals> groups;
   for (const RunRecord& r : records) {
@@ -128,8 +144,14 @@ std::vector<SummaryRow> summarize(const std::vector<RunRecord>& records, const s
     it->row.solve_ms += r.time.median_ms;  // a sum until divided below
     it->reached_arcs += r.reached_arcs;
     it->relaxations += r.relaxations;
-    if (r.iterations) it->iterations += *r.iterations;
-    else it->all_iterations = false;
+    if (r.rounds) it->rounds += *r.rounds;
+    else it->all_rounds = false;
+    if (r.rounds_narrow && r.rounds_wide) {
+      it->narrow += *r.rounds_narrow;
+      it->wide += *r.rounds_wide;
+    } else {
+      it->all_splits = false;
+    }
     if (r.buckets_processed) it->buckets += *r.buckets_processed;
     else it->all_buckets = false;
   }
@@ -139,8 +161,14 @@ std::vector<SummaryRow> summarize(const std::vector<RunRecord>& records, const s
     const double sources = row.sources;
     row.mteps = graph::mteps(t.reached_arcs, row.solve_ms);
     row.work_ratio = graph::work_ratio(t.relaxations, t.reached_arcs);
+    // Total time over total rounds, so sources with more rounds weigh more.
+    if (t.all_rounds && t.rounds > 0) row.us_per_round = row.solve_ms * 1000.0 / static_cast<double>(t.rounds);
     row.solve_ms /= sources;
-    if (t.all_iterations) row.iterations = static_cast<double>(t.iterations) / sources;
+    if (t.all_rounds) row.rounds = static_cast<double>(t.rounds) / sources;
+    if (t.all_rounds && t.all_splits) {
+      row.rounds_narrow = static_cast<double>(t.narrow) / sources;
+      row.rounds_wide = static_cast<double>(t.wide) / sources;
+    }
     if (t.all_buckets) row.buckets_processed = static_cast<double>(t.buckets) / sources;
     rows.push_back(row);
   }
@@ -223,19 +251,28 @@ std::string format_buckets_line(std::uint32_t buckets) {
          " (bucket-sort, bucket-multisplit; 'buckets done' below counts the buckets processed)\n";
 }
 
+std::string format_auto_strategy_line(const AutoStrategyInfo& choice) {
+  std::string line = "strategy      auto -> " + choice.chosen + " (" + choice.reason;
+  if (choice.shape)
+    line += "; measured in " + format_fixed(choice.measure_ms, 1) + " ms from source " + std::to_string(choice.source);
+  return line + ")\n";
+}
+
 std::string format_results_table(const std::vector<RunRecord>& records) {
   using A = Table::Align;
   Table table({{"strategy", A::Left}, {"device", A::Left}, {"source", A::Right}, {"delta", A::Right},
                {"runs", A::Right}, {"median ms", A::Right}, {"min ms", A::Right}, {"max ms", A::Right},
-               {"MTEPS", A::Right}, {"work ratio", A::Right}, {"iterations", A::Right},
-               {"buckets done", A::Right}, {"reached", A::Right}, {"validation", A::Left}});
+               {"MTEPS", A::Right}, {"work ratio", A::Right}, {"rounds", A::Right}, {"narrow/wide", A::Right},
+               {"us/round", A::Right}, {"buckets done", A::Right}, {"reached", A::Right},
+               {"validation", A::Left}});
   for (const RunRecord& r : records) {
     std::string check = to_string(r.validation);
     if (r.validation == Check::Failed) check += " (" + std::to_string(r.mismatches) + ")";
     table.add_row({r.strategy, r.device, std::to_string(r.source), delta_cell(r.delta),
                    std::to_string(r.solve_ms.size()), format_fixed(r.time.median_ms, 3),
                    format_fixed(r.time.min_ms, 3), format_fixed(r.time.max_ms, 3), format_fixed(r.mteps, 1),
-                   format_fixed(r.work_ratio, 3), optional_count(r.iterations), optional_count(r.buckets_processed),
+                   format_fixed(r.work_ratio, 3), optional_count(r.rounds), split_cell(r.rounds_narrow, r.rounds_wide),
+                   us_per_round_cell(r.us_per_round), optional_count(r.buckets_processed),
                    std::to_string(r.reached_vertices), check});
   }
   return table.render();
@@ -244,11 +281,13 @@ std::string format_results_table(const std::vector<RunRecord>& records) {
 std::string format_comparison_table(const std::vector<SummaryRow>& rows, const std::string& baseline_label) {
   using A = Table::Align;
   Table table({{"strategy", A::Left}, {"device", A::Left}, {"solve ms", A::Right}, {"MTEPS", A::Right},
-               {"speedup vs " + baseline_label, A::Right}, {"work ratio", A::Right}, {"iterations", A::Right}});
+               {"speedup vs " + baseline_label, A::Right}, {"work ratio", A::Right}, {"rounds", A::Right},
+               {"narrow/wide", A::Right}, {"us/round", A::Right}});
   for (const SummaryRow& r : rows) {
     table.add_row({r.strategy, r.device, format_fixed(r.solve_ms, 3), format_fixed(r.mteps, 1),
                    r.speedup ? format_fixed(*r.speedup, 2) + "x" : "-", format_fixed(r.work_ratio, 3),
-                   optional_mean(r.iterations)});
+                   optional_mean(r.rounds), split_cell(r.rounds_narrow, r.rounds_wide),
+                   us_per_round_cell(r.us_per_round)});
   }
   return table.render();
 }
@@ -256,7 +295,8 @@ std::string format_comparison_table(const std::vector<SummaryRow>& rows, const s
 std::string format_sweep_table(const std::vector<SummaryRow>& rows) {
   using A = Table::Align;
   Table table({{"delta", A::Right}, {"strategy", A::Left}, {"device", A::Left}, {"solve ms", A::Right},
-               {"MTEPS", A::Right}, {"work ratio", A::Right}, {"iterations", A::Right}, {"buckets done", A::Right}});
+               {"MTEPS", A::Right}, {"work ratio", A::Right}, {"rounds", A::Right}, {"narrow/wide", A::Right},
+               {"us/round", A::Right}, {"buckets done", A::Right}});
   // Grouped by delta, so one delta's strategies read side by side.
   std::vector<SummaryRow> sorted = rows;
   std::stable_sort(sorted.begin(), sorted.end(), [](const SummaryRow& a, const SummaryRow& b) {
@@ -264,7 +304,8 @@ std::string format_sweep_table(const std::vector<SummaryRow>& rows) {
   });
   for (const SummaryRow& r : sorted) {
     table.add_row({delta_cell(r.delta), r.strategy, r.device, format_fixed(r.solve_ms, 3), format_fixed(r.mteps, 1),
-                   format_fixed(r.work_ratio, 3), optional_mean(r.iterations), optional_mean(r.buckets_processed)});
+                   format_fixed(r.work_ratio, 3), optional_mean(r.rounds), split_cell(r.rounds_narrow, r.rounds_wide),
+                   us_per_round_cell(r.us_per_round), optional_mean(r.buckets_processed)});
   }
   return table.render();
 }

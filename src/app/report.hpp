@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sssp/graph_shape.hpp"
 #include "sssp/solver.hpp"
 
 namespace app {
@@ -59,17 +60,26 @@ struct RunRecord {
   std::uint64_t reached_vertices = 0;
   std::uint64_t reached_arcs = 0;  // out-arcs of reached vertices (MTEPS numerator)
   std::uint64_t relaxations = 0;   // of the last timed run
-  std::optional<std::uint64_t> iterations;         // relax launches (GPU); settled vertices (Dijkstra)
+  // Relax rounds of the last timed run (GPU strategies; none for the CPU
+  // solvers), and their split between the single-block loop (narrow) and
+  // the multi-block grid (wide): the split only where the solver reports one
+  // that adds up to `rounds` (an engine that does not count it reports 0 / 0).
+  std::optional<std::uint64_t> rounds;
+  std::optional<std::uint64_t> rounds_narrow;
+  std::optional<std::uint64_t> rounds_wide;
   std::optional<std::uint64_t> buckets_processed;  // bucketing / near-far phases, delta-stepping buckets
   double mteps = 0;       // graph::mteps(reached_arcs, time.median_ms)
   double work_ratio = 0;  // graph::work_ratio(relaxations, reached_arcs)
+  // time.median_ms in microseconds / rounds: what one dependent round costs,
+  // the number that decides road and grid times. None without rounds (or 0).
+  std::optional<double> us_per_round;
   bool has_predecessors = false;
   Check validation = Check::NotRun;
   std::uint64_t mismatches = 0;  // distance and tree errors found by --validate
 };
 
-// Fills time, mteps and work_ratio from the raw fields (the one place the
-// metric definitions are applied to a record).
+// Fills time, mteps, work_ratio and us_per_round from the raw fields (the
+// one place the metric definitions are applied to a record).
 void finish_record(RunRecord& record);
 
 // One strategy (and delta) over all sources of the run.
@@ -81,7 +91,10 @@ struct SummaryRow {
   double solve_ms = 0;    // mean over sources of the per-source median
   double mteps = 0;       // total reached arcs / total of the per-source medians
   double work_ratio = 0;  // total relaxations / total reached arcs
-  std::optional<double> iterations;         // mean over sources
+  std::optional<double> rounds;             // mean over sources (GPU strategies)
+  std::optional<double> rounds_narrow;      // mean over sources, when every source has the split
+  std::optional<double> rounds_wide;
+  std::optional<double> us_per_round;       // total of the per-source medians (us) / total rounds
   std::optional<double> buckets_processed;  // mean over sources
   std::optional<double> speedup;  // baseline solve_ms / this solve_ms; none without a baseline row
 };
@@ -149,6 +162,15 @@ struct PathInfo {
   std::string note;          // where the path came from or why there is none
 };
 
+// --strategy auto: what it chose and why (sssp/auto_strategy.hpp on a GPU).
+struct AutoStrategyInfo {
+  std::string chosen;        // "near-far", "bellman-ford"; "delta-stepping" on the cpu device
+  std::string reason;        // one line: the statistics read and the comparison that decided
+  std::uint64_t source = 0;  // the source measured from (user id): the run's first
+  double measure_ms = 0;     // host time the measurement took
+  std::optional<sssp::GraphShape> shape;  // empty where nothing was measured (cpu device)
+};
+
 // Text blocks of the report. Each ends with a newline.
 std::string format_graph_header(const GraphInfo& graph);
 std::string format_device_header(const DeviceInfo& device);
@@ -160,6 +182,8 @@ std::string format_delta_line(const DeltaInfo& delta);
 // "buckets       B = 10 (...)": the --buckets value, printed when a bucketing
 // strategy runs (the tables' "buckets done" column is a count, not B).
 std::string format_buckets_line(std::uint32_t buckets);
+// "strategy      auto -> near-far (hop diameter estimate ~2100, ...; 0.9 ms from source 0)".
+std::string format_auto_strategy_line(const AutoStrategyInfo& choice);
 std::string format_results_table(const std::vector<RunRecord>& records);
 std::string format_comparison_table(const std::vector<SummaryRow>& rows, const std::string& baseline_label);
 std::string format_sweep_table(const std::vector<SummaryRow>& rows);

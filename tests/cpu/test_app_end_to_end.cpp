@@ -321,6 +321,40 @@ TEST_F(AppEndToEnd, DeviceAutoSaysWhatItChose) {
   }
 }
 
+TEST_F(AppEndToEnd, StrategyAutoSaysWhatItChoseAndWhy) {
+  const std::string json_file = path("auto.json");
+  // On the cpu device auto is the CPU default, and says so.
+  Result r = run({"--generate", "grid:6:6", "--device", "cpu", "--strategy", "auto,dijkstra", "--json", json_file});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "strategy      auto -> delta-stepping (cpu device: ")) << r.out;
+  nlohmann::json j = read_json(json_file);
+  EXPECT_EQ(j.at("options").at("strategies"), nlohmann::json({"delta-stepping", "dijkstra"}));
+  EXPECT_TRUE(j.at("options").at("strategy_auto").get<bool>());
+  EXPECT_EQ(j.at("auto_strategy").at("chosen"), "delta-stepping");
+  EXPECT_TRUE(j.at("auto_strategy").at("statistics").is_null());
+  // CPU solvers count no relax rounds.
+  for (const auto& result : j.at("results"))
+    for (const char* key : {"rounds", "rounds_narrow", "rounds_wide", "us_per_round", "iterations"})
+      EXPECT_TRUE(result.at(key).is_null()) << key;
+
+  // The default is auto; on a GPU it measures the graph (a grid: high diameter, near-far).
+  r = run({"--generate", "grid:40:40", "--json", json_file});
+  ASSERT_EQ(r.code, 0) << r.err;
+  j = read_json(json_file);
+  if (sssp::gpu_available()) {
+    EXPECT_TRUE(contains(r.out, "strategy      auto -> near-far (hop diameter estimate 78 (exact) > 50")) << r.out;
+    EXPECT_EQ(j.at("auto_strategy").at("statistics").at("hop_estimate"), 78);
+    EXPECT_TRUE(j.at("results")[0].at("rounds").is_number_unsigned());
+  } else {
+    EXPECT_TRUE(contains(r.out, "strategy      auto -> delta-stepping")) << r.out;
+  }
+  // Naming strategies or all: no auto line, no auto record.
+  r = run({"--generate", "grid:6:6", "--device", "cpu", "--strategy", "all", "--json", json_file});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(contains(r.out, "auto ->")) << r.out;
+  EXPECT_TRUE(read_json(json_file).at("auto_strategy").is_null());
+}
+
 TEST_F(AppEndToEnd, HelpAndQuiet) {
   Result r = run({"--help"});
   EXPECT_EQ(r.code, 0);
@@ -368,6 +402,6 @@ TEST_F(AppEndToEnd, BuiltBinaryRunsAndExits) {
   EXPECT_EQ(shell("--generate grid:5:5 --device cpu --strategy all --validate"), 0) << slurp(err);
   EXPECT_TRUE(contains(slurp(out), "validation    passed")) << slurp(out);
   EXPECT_EQ(shell("--strategy nonsense"), 2);
-  EXPECT_EQ(slurp(err), "sssp: --strategy: unknown strategy 'nonsense' (expected near-far, bucket-sort, "
+  EXPECT_EQ(slurp(err), "sssp: --strategy: unknown strategy 'nonsense' (expected auto, near-far, bucket-sort, "
                         "bucket-multisplit, bellman-ford, delta-stepping, dijkstra, all)\n");
 }

@@ -51,7 +51,7 @@ TEST(AppOptions, DefaultsGenerateRmat16AndRunOnce) {
   EXPECT_EQ(o.generate_spec, "rmat:16:16");
   EXPECT_TRUE(o.generate_defaulted);
   EXPECT_EQ(o.device, DeviceRequest::Auto);
-  EXPECT_TRUE(o.strategies.empty());
+  EXPECT_EQ(o.strategies, std::vector<Algorithm>{Algorithm::Auto});  // --strategy auto is the default
   EXPECT_FALSE(o.strategy_all);
   EXPECT_TRUE(o.delta_auto);
   EXPECT_FALSE(o.delta_sweep);
@@ -256,8 +256,12 @@ TEST(AppOptions, DeltaAutoOrValue) {
 
 TEST(AppOptions, AlgorithmNamesRoundTrip) {
   for (const Algorithm a : {Algorithm::NearFar, Algorithm::BucketSort, Algorithm::BucketMultisplit,
-                            Algorithm::BellmanFord, Algorithm::DeltaStepping, Algorithm::Dijkstra})
+                            Algorithm::BellmanFord, Algorithm::DeltaStepping, Algorithm::Dijkstra, Algorithm::Auto})
     EXPECT_EQ(app::parse_algorithm(app::to_string(a)), a);
+  EXPECT_STREQ(app::to_string(Algorithm::Auto), "auto");
+  // Auto may stand for the CPU solver, and under a sweep picks a delta strategy.
+  EXPECT_FALSE(app::runs_on_gpu(Algorithm::Auto));
+  EXPECT_TRUE(app::uses_delta(Algorithm::Auto));
   EXPECT_STREQ(app::to_string(Algorithm::BucketMultisplit), "bucket-multisplit");
   EXPECT_THROW(app::parse_algorithm("Near-Far"), UsageError);
   EXPECT_TRUE(app::runs_on_gpu(Algorithm::BellmanFord));
@@ -265,6 +269,37 @@ TEST(AppOptions, AlgorithmNamesRoundTrip) {
   EXPECT_TRUE(app::uses_delta(Algorithm::DeltaStepping));
   EXPECT_FALSE(app::uses_delta(Algorithm::BellmanFord));
   EXPECT_FALSE(app::uses_delta(Algorithm::Dijkstra));
+}
+
+TEST(AppOptions, StrategyAutoExplicitAndInLists) {
+  using V = std::vector<Algorithm>;
+  EXPECT_EQ(parse({"--strategy", "auto"}).strategies, V{Algorithm::Auto});
+  EXPECT_FALSE(parse({"--strategy", "auto"}).strategy_all);
+  EXPECT_EQ(parse({"--strategy", "auto,delta-stepping"}).strategies,
+            (V{Algorithm::Auto, Algorithm::DeltaStepping}));
+  EXPECT_EQ(parse({"--strategy", "dijkstra,auto"}).strategies, (V{Algorithm::Dijkstra, Algorithm::Auto}));
+  // Naming strategies replaces the default: no auto left over.
+  EXPECT_EQ(parse({"--strategy", "near-far"}).strategies, V{Algorithm::NearFar});
+  EXPECT_TRUE(parse({"--strategy", "all"}).strategies.empty());
+  // Auto is fine on the cpu device (it runs the CPU default there).
+  EXPECT_EQ(parse({"--strategy", "auto", "--device", "cpu"}).strategies, V{Algorithm::Auto});
+  EXPECT_EQ(app::resolve_algorithms(parse({"--strategy", "auto,dijkstra"}), DeviceKind::Cpu),
+            (V{Algorithm::Auto, Algorithm::Dijkstra}));
+  EXPECT_NE(rejection({"--strategy", "auto,auto"}).find("listed twice"), std::string::npos);
+  EXPECT_NE(rejection({"--strategy", "all,auto"}).find("'all' cannot be combined"), std::string::npos);
+  EXPECT_NE(rejection({"--strategy", "fastest"}).find("(expected auto, near-far,"), std::string::npos);
+  EXPECT_NE(app::help_text().find("Default auto"), std::string::npos);
+}
+
+TEST(AppOptions, SubstituteAutoReplacesItOnce) {
+  using V = std::vector<Algorithm>;
+  EXPECT_EQ(app::substitute_auto(V{Algorithm::Auto}, Algorithm::NearFar), V{Algorithm::NearFar});
+  EXPECT_EQ(app::substitute_auto(V{Algorithm::Auto, Algorithm::DeltaStepping}, Algorithm::BellmanFord),
+            (V{Algorithm::BellmanFord, Algorithm::DeltaStepping}));
+  // Already listed: auto's slot goes, the strategy runs once where the user put it.
+  EXPECT_EQ(app::substitute_auto(V{Algorithm::Auto, Algorithm::NearFar}, Algorithm::NearFar), V{Algorithm::NearFar});
+  EXPECT_EQ(app::substitute_auto(V{Algorithm::Dijkstra, Algorithm::DeltaStepping}, Algorithm::NearFar),
+            (V{Algorithm::Dijkstra, Algorithm::DeltaStepping}));
 }
 
 TEST(AppOptions, DeviceResolution) {
@@ -281,8 +316,10 @@ TEST(AppOptions, DeviceResolution) {
 
 TEST(AppOptions, StrategyResolutionPerDevice) {
   using V = std::vector<Algorithm>;
-  EXPECT_EQ(app::resolve_algorithms(parse({}), DeviceKind::Gpu), V{Algorithm::BucketMultisplit});
-  EXPECT_EQ(app::resolve_algorithms(parse({}), DeviceKind::Cpu), V{Algorithm::DeltaStepping});
+  // The default is auto on both devices; the run replaces it once the graph is loaded.
+  EXPECT_EQ(app::resolve_algorithms(parse({}), DeviceKind::Gpu), V{Algorithm::Auto});
+  EXPECT_EQ(app::resolve_algorithms(parse({}), DeviceKind::Cpu), V{Algorithm::Auto});
+  EXPECT_EQ(app::resolve_algorithms(parse({"--delta-sweep"}), DeviceKind::Gpu), V{Algorithm::Auto});
   EXPECT_EQ(app::resolve_algorithms(parse({"--strategy", "all"}), DeviceKind::Gpu),
             (V{Algorithm::NearFar, Algorithm::BucketSort, Algorithm::BucketMultisplit, Algorithm::BellmanFord,
                Algorithm::DeltaStepping}));

@@ -95,6 +95,18 @@ TEST(AppMetrics, RecordUsesTheMetricDefinitions) {
   EXPECT_DOUBLE_EQ(r.work_ratio, 1.5);
 }
 
+TEST(AppMetrics, MicrosecondsPerRoundIsTheMedianOverTheRounds) {
+  RunRecord r = record("near-far", "gpu", 1, {5, 4, 3}, 2000, 2000);
+  EXPECT_FALSE(r.us_per_round.has_value());  // no rounds (a CPU solver)
+  r.rounds = 1600;
+  app::finish_record(r);
+  ASSERT_TRUE(r.us_per_round.has_value());
+  EXPECT_DOUBLE_EQ(*r.us_per_round, 2.5);  // 4 ms = 4000 us over 1600 rounds
+  r.rounds = 0;  // a source without out-arcs: no division by zero
+  app::finish_record(r);
+  EXPECT_FALSE(r.us_per_round.has_value());
+}
+
 TEST(AppHarness, WarmsUpThenTimesEachRunAndKeepsTheLast) {
   const graph::IntCsr g = small_graph();
   int calls = 0;
@@ -105,7 +117,9 @@ TEST(AppHarness, WarmsUpThenTimesEachRunAndKeepsTheLast) {
     o.distances = {0, 2, 3, 3, inf};
     o.solve_ms = 10.0 * calls;  // warm-up 10, timed 20, 30, 40
     o.relaxations = 4 + static_cast<std::uint64_t>(calls);
-    o.iterations = 3;
+    o.rounds = 3;
+    o.rounds_narrow = 2;
+    o.rounds_wide = 1;
     o.delta = 64;  // e.g. a GPU rounding 64.5 down
     return o;
   };
@@ -120,7 +134,11 @@ TEST(AppHarness, WarmsUpThenTimesEachRunAndKeepsTheLast) {
   EXPECT_EQ(r.reached_vertices, 4u);
   EXPECT_EQ(r.reached_arcs, 5u);  // out-degrees 2 + 1 + 1 + 1
   EXPECT_EQ(r.relaxations, 8u);   // of the last run
-  EXPECT_EQ(r.iterations, std::optional<std::uint64_t>(3));
+  EXPECT_EQ(r.rounds, std::optional<std::uint64_t>(3));
+  EXPECT_EQ(r.rounds_narrow, std::optional<std::uint64_t>(2));
+  EXPECT_EQ(r.rounds_wide, std::optional<std::uint64_t>(1));
+  ASSERT_TRUE(r.us_per_round.has_value());
+  EXPECT_DOUBLE_EQ(*r.us_per_round, 10000);  // 30 ms median / 3 rounds
   EXPECT_FALSE(r.buckets_processed.has_value());
   EXPECT_EQ(last.distances.size(), 5u);
   EXPECT_EQ(r.strategy, "near-far");
@@ -142,8 +160,8 @@ TEST(AppSummary, AggregatesSourcesAndComparesWithDeltaStepping) {
       record("near-far", "gpu", 7, {4}, 3000000, 3000000),
       record("delta-stepping", "cpu", 7, {40}, 3000000, 3000000),
   };
-  records[0].iterations = 10;
-  records[2].iterations = 20;
+  records[0].rounds = 10;
+  records[2].rounds = 20;
   const auto rows = app::summarize(records);
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].strategy, "near-far");
@@ -151,13 +169,42 @@ TEST(AppSummary, AggregatesSourcesAndComparesWithDeltaStepping) {
   EXPECT_DOUBLE_EQ(rows[0].solve_ms, 3);            // mean of the medians 2 and 4
   EXPECT_DOUBLE_EQ(rows[0].mteps, 4e6 / 6e-3 / 1e6);  // total arcs / total ms
   EXPECT_DOUBLE_EQ(rows[0].work_ratio, 4.5 / 4);
-  EXPECT_EQ(rows[0].iterations, std::optional<double>(15));
-  EXPECT_FALSE(rows[1].iterations.has_value());     // delta-stepping reports none
+  EXPECT_EQ(rows[0].rounds, std::optional<double>(15));
+  EXPECT_FALSE(rows[1].rounds.has_value());     // delta-stepping reports none
+  ASSERT_TRUE(rows[0].us_per_round.has_value());
+  EXPECT_DOUBLE_EQ(*rows[0].us_per_round, 200);  // (2 + 4) ms = 6000 us over 30 rounds
+  EXPECT_FALSE(rows[1].us_per_round.has_value());
+  EXPECT_FALSE(rows[0].rounds_narrow.has_value());  // no source gave a split
   ASSERT_TRUE(rows[0].speedup.has_value());
   EXPECT_DOUBLE_EQ(*rows[0].speedup, 10);
   EXPECT_DOUBLE_EQ(*rows[1].speedup, 1);
   // Without a baseline row there is no speedup.
   EXPECT_FALSE(app::summarize({records[0]}).front().speedup.has_value());
+}
+
+TEST(AppSummary, NarrowWideSplitIsAMeanOnlyWhenEverySourceHasIt) {
+  std::vector<RunRecord> records = {record("bellman-ford", "gpu", 1, {1}, 1000, 1000),
+                                    record("bellman-ford", "gpu", 2, {3}, 1000, 1000)};
+  records[0].rounds = 10;
+  records[0].rounds_narrow = 8;
+  records[0].rounds_wide = 2;
+  records[1].rounds = 30;
+  records[1].rounds_narrow = 25;
+  records[1].rounds_wide = 5;
+  auto rows = app::summarize(records);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].rounds, std::optional<double>(20));
+  EXPECT_EQ(rows[0].rounds_narrow, std::optional<double>(16.5));
+  EXPECT_EQ(rows[0].rounds_wide, std::optional<double>(3.5));
+  EXPECT_DOUBLE_EQ(*rows[0].us_per_round, 100);  // 4000 us over 40 rounds
+  const std::string table = app::format_comparison_table(rows, "cpu delta-stepping");
+  EXPECT_NE(table.find("      20     16.5/3.5    100.00\n"), std::string::npos) << table;
+  records[1].rounds_narrow.reset();
+  records[1].rounds_wide.reset();
+  rows = app::summarize(records);
+  EXPECT_FALSE(rows[0].rounds_narrow.has_value());
+  EXPECT_FALSE(rows[0].rounds_wide.has_value());
+  EXPECT_EQ(rows[0].rounds, std::optional<double>(20));
 }
 
 TEST(AppSummary, SweepRowsCompareWithTheBaselineAtTheSameDelta) {
@@ -167,48 +214,66 @@ TEST(AppSummary, SweepRowsCompareWithTheBaselineAtTheSameDelta) {
                                     record("delta-stepping", "cpu", 0, {5}, 2000, 2000)};
   records[0].delta = records[1].delta = 10.0;
   records[2].delta = records[3].delta = 20.0;
+  records[2].rounds = 400;
+  records[2].rounds_narrow = 390;
+  records[2].rounds_wide = 10;
+  records[2].buckets_processed = 7;
   const auto rows = app::summarize(records);
   ASSERT_EQ(rows.size(), 4u);
   EXPECT_DOUBLE_EQ(*rows[0].speedup, 4);
   EXPECT_DOUBLE_EQ(*rows[2].speedup, 2.5);
   const std::string table = app::format_sweep_table(rows);
   EXPECT_EQ(table,
-            "delta  strategy        device  solve ms  MTEPS  work ratio  iterations  buckets done\n"
-            "-----  --------------  ------  --------  -----  ----------  ----------  ------------\n"
-            "   10  near-far        gpu        1.000    2.0       1.000           -             -\n"
-            "   10  delta-stepping  cpu        4.000    0.5       1.000           -             -\n"
-            "   20  near-far        gpu        2.000    1.0       1.000           -             -\n"
-            "   20  delta-stepping  cpu        5.000    0.4       1.000           -             -\n");
+            "delta  strategy        device  solve ms  MTEPS  work ratio  rounds  narrow/wide  us/round  buckets done\n"
+            "-----  --------------  ------  --------  -----  ----------  ------  -----------  --------  ------------\n"
+            "   10  near-far        gpu        1.000    2.0       1.000       -            -         -             -\n"
+            "   10  delta-stepping  cpu        4.000    0.5       1.000       -            -         -             -\n"
+            "   20  near-far        gpu        2.000    1.0       1.000     400       390/10      5.00             7\n"
+            "   20  delta-stepping  cpu        5.000    0.4       1.000       -            -         -             -\n");
 }
 
 TEST(AppReport, ResultsTableIsStable) {
   RunRecord a = record("bucket-multisplit", "gpu", 1, {1.5, 1.25, 2}, 1000000, 1200000);
   a.delta = 62.5;
-  a.iterations = 41;
+  a.rounds = 40;
+  a.rounds_narrow = 29;
+  a.rounds_wide = 11;
   a.buckets_processed = 12;
+  app::finish_record(a);  // us/round: 1.5 ms median over 40 rounds
   a.validation = Check::Passed;
   RunRecord b = record("dijkstra", "cpu", 1, {30}, 1000000, 1000000);
   b.validation = Check::Failed;
   b.mismatches = 3;
   EXPECT_EQ(app::format_results_table({a, b}),
             "strategy           device  source  delta  runs  median ms  min ms  max ms  MTEPS  work ratio  "
-            "iterations  buckets done  reached  validation\n"
+            "rounds  narrow/wide  us/round  buckets done  reached  validation\n"
             "-----------------  ------  ------  -----  ----  ---------  ------  ------  -----  ----------  "
-            "----------  ------------  -------  ----------\n"
+            "------  -----------  --------  ------------  -------  ----------\n"
             "bucket-multisplit  gpu          1   62.5     3      1.500   1.250   2.000  666.7       1.200  "
-            "        41            12   500000  passed\n"
+            "    40        29/11     37.50            12   500000  passed\n"
             "dijkstra           cpu          1      -     1     30.000  30.000  30.000   33.3       1.000  "
-            "         -             -   500000  failed (3)\n");
+            "     -            -         -             -   500000  failed (3)\n");
+  // A GPU record whose engine gave no split: rounds and us/round, "-" for the split.
+  a.rounds_narrow.reset();
+  a.rounds_wide.reset();
+  EXPECT_NE(app::format_results_table({a}).find("    40            -     37.50"), std::string::npos);
 }
 
 TEST(AppReport, ComparisonTableIsStable) {
-  const auto rows = app::summarize({record("near-far", "gpu", 1, {2}, 1000000, 1000000),
-                                    record("delta-stepping", "cpu", 1, {20}, 1000000, 2000000)});
+  RunRecord gpu = record("near-far", "gpu", 1, {2}, 1000000, 1000000);
+  gpu.rounds = 800;
+  gpu.rounds_narrow = 790;
+  gpu.rounds_wide = 10;
+  const auto rows = app::summarize({gpu, record("delta-stepping", "cpu", 1, {20}, 1000000, 2000000)});
   EXPECT_EQ(app::format_comparison_table(rows, "cpu delta-stepping"),
-            "strategy        device  solve ms  MTEPS  speedup vs cpu delta-stepping  work ratio  iterations\n"
-            "--------------  ------  --------  -----  -----------------------------  ----------  ----------\n"
-            "near-far        gpu        2.000  500.0                         10.00x       1.000           -\n"
-            "delta-stepping  cpu       20.000   50.0                          1.00x       2.000           -\n");
+            "strategy        device  solve ms  MTEPS  speedup vs cpu delta-stepping  work ratio  rounds  "
+            "narrow/wide  us/round\n"
+            "--------------  ------  --------  -----  -----------------------------  ----------  ------  "
+            "-----------  --------\n"
+            "near-far        gpu        2.000  500.0                         10.00x       1.000     800  "
+            "     790/10      2.50\n"
+            "delta-stepping  cpu       20.000   50.0                          1.00x       2.000       -  "
+            "          -         -\n");
 }
 
 TEST(AppReport, HeaderLinesSayWhereTheGraphCameFrom) {
@@ -420,7 +485,8 @@ TEST(AppJson, RecordHasEveryKeyWithItsType) {
   for (const char* key : {"mteps", "work_ratio"}) EXPECT_TRUE(r.at(key).is_number()) << key;
   for (const char* key : {"relaxations", "reached_vertices", "reached_arcs", "mismatches"})
     EXPECT_TRUE(r.at(key).is_number_unsigned()) << key;
-  EXPECT_TRUE(r.at("iterations").is_null());
+  for (const char* key : {"rounds", "rounds_narrow", "rounds_wide", "us_per_round", "iterations"})
+    EXPECT_TRUE(r.at(key).is_null()) << key;  // a CPU solver counts no rounds
   EXPECT_EQ(r.at("buckets_processed"), 4);
   EXPECT_TRUE(r.at("predecessors").is_boolean());
   EXPECT_EQ(r.at("validation"), "passed");
@@ -434,7 +500,10 @@ TEST(AppJson, RecordHasEveryKeyWithItsType) {
   for (const char* key : {"solve_ms", "mteps", "work_ratio", "speedup_vs_cpu_delta_stepping"})
     EXPECT_TRUE(s.at(key).is_number()) << key;
   EXPECT_EQ(s.at("sources"), 1);
-  EXPECT_TRUE(s.at("iterations").is_null());
+  for (const char* key : {"rounds", "rounds_narrow", "rounds_wide", "us_per_round", "iterations"})
+    EXPECT_TRUE(s.at(key).is_null()) << key;
+  EXPECT_FALSE(o.at("strategy_auto").get<bool>());  // --strategy all
+  EXPECT_TRUE(j.at("auto_strategy").is_null());
 
   const auto& p = j.at("path");
   EXPECT_EQ(p.at("distance").get<std::uint64_t>(), 18446744073709551614ull);
@@ -448,6 +517,91 @@ TEST(AppJson, RecordHasEveryKeyWithItsType) {
 
   // Round trip through text: what a script reads back.
   EXPECT_EQ(nlohmann::json::parse(j.dump(2)), j);
+}
+
+TEST(AppJson, GpuRecordsCarryRoundsTheirSplitAndMicrosecondsPerRound) {
+  std::vector<const char*> argv = {"sssp"};
+  const app::AppOptions options = app::parse_options(static_cast<int>(argv.size()), argv.data());
+  app::RunSummary run;
+  RunRecord r = record("bellman-ford", "gpu", 0, {6}, 100, 300);
+  r.rounds = 1500;
+  r.rounds_narrow = 1480;
+  r.rounds_wide = 20;
+  app::finish_record(r);
+  RunRecord unsplit = record("near-far", "gpu", 0, {3}, 100, 100);
+  unsplit.rounds = 1000;
+  app::finish_record(unsplit);
+  run.records = {r, unsplit};
+  run.summary = app::summarize(run.records);
+  const nlohmann::json j = app::to_json(options, run);
+  const auto& res = j.at("results")[0];
+  EXPECT_EQ(res.at("rounds"), 1500);
+  EXPECT_EQ(res.at("iterations"), 1500);  // the old name, kept
+  EXPECT_EQ(res.at("rounds_narrow"), 1480);
+  EXPECT_EQ(res.at("rounds_wide"), 20);
+  EXPECT_DOUBLE_EQ(res.at("us_per_round").get<double>(), 4.0);  // 6000 us / 1500
+  const auto& other = j.at("results")[1];
+  EXPECT_TRUE(other.at("rounds_narrow").is_null());
+  EXPECT_TRUE(other.at("rounds_wide").is_null());
+  EXPECT_DOUBLE_EQ(other.at("us_per_round").get<double>(), 3.0);
+  const auto& sum = j.at("summary")[0];
+  EXPECT_DOUBLE_EQ(sum.at("rounds").get<double>(), 1500);
+  EXPECT_DOUBLE_EQ(sum.at("iterations").get<double>(), 1500);
+  EXPECT_DOUBLE_EQ(sum.at("rounds_narrow").get<double>(), 1480);
+  EXPECT_DOUBLE_EQ(sum.at("rounds_wide").get<double>(), 20);
+  EXPECT_DOUBLE_EQ(sum.at("us_per_round").get<double>(), 4.0);
+  EXPECT_TRUE(j.at("summary")[1].at("rounds_narrow").is_null());
+}
+
+TEST(AppJson, AutoStrategyRecordsTheChoiceTheReasonAndTheStatistics) {
+  std::vector<const char*> argv = {"sssp", "--strategy", "auto,delta-stepping"};
+  const app::AppOptions options = app::parse_options(static_cast<int>(argv.size()), argv.data());
+  app::RunSummary run;
+  app::AutoStrategyInfo a;
+  a.chosen = "near-far";
+  a.reason = "hop diameter estimate ~2100 > 50, degree cv 0.02, max degree 4, mean degree 4.0";
+  a.source = 1;
+  a.measure_ms = 0.75;
+  sssp::GraphShape shape;
+  shape.hop_estimate = 2100;
+  shape.max_degree = 4;
+  shape.mean_degree = 4;
+  shape.degree_cv = 0.02;
+  shape.bfs_arcs_scanned = 65536;
+  shape.bfs_levels = 180;
+  a.shape = shape;
+  run.auto_strategy = a;
+  EXPECT_EQ(app::format_auto_strategy_line(a),
+            "strategy      auto -> near-far (hop diameter estimate ~2100 > 50, degree cv 0.02, max degree 4, "
+            "mean degree 4.0; measured in 0.8 ms from source 1)\n");
+  nlohmann::json j = app::to_json(options, run);
+  EXPECT_TRUE(j.at("options").at("strategy_auto").get<bool>());
+  const auto& aj = j.at("auto_strategy");
+  EXPECT_EQ(aj.at("chosen"), "near-far");
+  EXPECT_EQ(aj.at("reason"), a.reason);
+  EXPECT_EQ(aj.at("source"), 1);
+  EXPECT_DOUBLE_EQ(aj.at("measure_ms").get<double>(), 0.75);
+  const auto& st = aj.at("statistics");
+  EXPECT_EQ(st.at("hop_estimate"), 2100);
+  EXPECT_FALSE(st.at("hop_exact").get<bool>());
+  EXPECT_EQ(st.at("max_degree"), 4);
+  EXPECT_DOUBLE_EQ(st.at("degree_cv").get<double>(), 0.02);
+  EXPECT_EQ(st.at("bfs_arcs_scanned"), 65536);
+  EXPECT_EQ(st.at("bfs_levels"), 180);
+  for (const char* key : {"mean_degree", "isolated_share"}) EXPECT_TRUE(st.at(key).is_number()) << key;
+  EXPECT_TRUE(st.at("degree_sampled").is_boolean());
+  EXPECT_TRUE(aj.at("thresholds").at("max_hops_for_bellman_ford").is_number_unsigned());
+  EXPECT_TRUE(aj.at("thresholds").at("min_degree_cv_for_bellman_ford").is_number());
+
+  // The cpu device measures nothing: no statistics, no time.
+  a.chosen = "delta-stepping";
+  a.reason = "cpu device: auto chooses among GPU strategies only; the CPU runs its default";
+  a.shape.reset();
+  run.auto_strategy = a;
+  EXPECT_EQ(app::format_auto_strategy_line(a), "strategy      auto -> delta-stepping (" + a.reason + ")\n");
+  j = app::to_json(options, run);
+  EXPECT_TRUE(j.at("auto_strategy").at("statistics").is_null());
+  EXPECT_TRUE(j.at("auto_strategy").at("measure_ms").is_null());
 }
 
 TEST(AppJson, GpuIdentityIsSeparateFields) {

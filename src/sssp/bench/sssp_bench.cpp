@@ -69,7 +69,14 @@ struct Row {
   std::uint32_t buckets = 0;
   double median_ms = 0, min_ms = 0, max_ms = 0;
   double mteps = 0, work_ratio = 0;
-  std::uint64_t iterations = 0, buckets_processed = 0, reached = 0;
+  std::uint64_t iterations = 0, buckets_processed = 0, reached = 0;  // iterations: relax rounds, mean per run
+  bool gpu = false;  // a GPU strategy's row (the CPU row has no rounds)
+  // Of the rounds, those of the single-block loop (narrow) and of the grid
+  // (wide), means per run; known only when every run's split added up to
+  // its rounds (an engine that does not count them reports 0 / 0).
+  bool split_known = false;
+  double rounds_narrow = 0, rounds_wide = 0;
+  double us_per_round = 0;  // median_ms in us / iterations; 0: no rounds (the CPU row)
   double vs_near_far = 0, vs_cpu = 0;
   double upload_ms = 0, load_s = 0;
   std::string valid;
@@ -181,6 +188,7 @@ void bench_delta(const std::string& name, const graph::Csr<Weight>& g, double lo
       Row row;
       row.graph = name;
       row.method = sssp::to_string(strategy);
+      row.gpu = true;
       row.load_balance = sssp::to_string(solver.load_balance());
       row.heavy_arc_share = solver.heavy_arc_share();
       if (cfg.name_load_balance) row.method += std::string(" [") + sssp::to_string(load_balance) + "]";
@@ -190,7 +198,8 @@ void bench_delta(const std::string& name, const graph::Csr<Weight>& g, double lo
       row.upload_ms = solver.upload_ms();
       row.load_s = load_s;
       std::vector<double> ms;
-      std::uint64_t relaxations = 0, iterations = 0, buckets = 0;
+      std::uint64_t relaxations = 0, iterations = 0, buckets = 0, narrow = 0, wide = 0;
+      bool split_known = true;
       std::string valid = "yes";
       try {
         for (std::size_t i = 0; i < sources.size(); ++i) {
@@ -206,6 +215,9 @@ void bench_delta(const std::string& name, const graph::Csr<Weight>& g, double lo
             ms.push_back(res.solve_ms);
             relaxations += res.relaxations;
             iterations += res.iterations;
+            narrow += res.rounds_narrow;
+            wide += res.rounds_wide;
+            split_known = split_known && res.rounds_narrow + res.rounds_wide == res.iterations;
             buckets += res.buckets_processed;
             row.delta = res.delta;
           }
@@ -221,14 +233,19 @@ void bench_delta(const std::string& name, const graph::Csr<Weight>& g, double lo
         row.mteps = mean_reached_arcs / (row.median_ms * 1e-3) / 1e6;
         row.work_ratio = static_cast<double>(relaxations) / runs / mean_reached_arcs;
         row.iterations = static_cast<std::uint64_t>(std::llround(static_cast<double>(iterations) / runs));
+        row.split_known = split_known;
+        row.rounds_narrow = static_cast<double>(narrow) / runs;
+        row.rounds_wide = static_cast<double>(wide) / runs;
+        // Mean rounds per run, not the rounded row.iterations: exact per-round cost.
+        if (iterations > 0) row.us_per_round = row.median_ms * 1000.0 * runs / static_cast<double>(iterations);
         row.buckets_processed = static_cast<std::uint64_t>(std::llround(static_cast<double>(buckets) / runs));
         row.reached = reached_vertices / sources.size();
         if (strategy == sssp::Strategy::NearFar) near_far_ms = row.median_ms;
       }
       row.valid = valid;
       rows.push_back(row);
-      std::cerr << "   " << row.method << ": " << row.median_ms << " ms, " << row.iterations << " iterations, valid "
-                << row.valid << "\n";
+      std::cerr << "   " << row.method << ": " << row.median_ms << " ms, " << row.iterations << " rounds ("
+                << row.us_per_round << " us/round), valid " << row.valid << "\n";
     }
     // Speedups against near-far with the same load balancing.
     for (std::size_t i = first_gpu_row; i < rows.size(); ++i)
@@ -255,17 +272,25 @@ void bench_graph(const std::string& name, const graph::Csr<Weight>& g, double lo
 
 std::string markdown(const std::vector<Row>& rows) {
   std::ostringstream s;
-  s << "| graph | vertices | arcs | method | delta | median ms | min-max ms | MTEPS | work ratio | iterations "
-       "| buckets | speedup vs near-far | speedup vs CPU | valid |\n";
-  s << "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
+  s << "| graph | vertices | arcs | method | delta | median ms | min-max ms | MTEPS | work ratio | rounds "
+       "| narrow/wide | us/round | buckets | speedup vs near-far | speedup vs CPU | valid |\n";
+  s << "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
   for (const auto& r : rows) {
     s << std::fixed;
     s << "| " << r.graph << " | " << r.vertices << " | " << r.arcs << " | " << r.method << " | "
       << std::setprecision(r.delta < 10 ? 3 : 0) << r.delta << " | " << std::setprecision(3) << r.median_ms << " | "
       << r.min_ms << "-" << r.max_ms << " | " << std::setprecision(0) << r.mteps << " | " << std::setprecision(2);
     if (r.work_ratio > 0) s << r.work_ratio; else s << "-";
-    s << " | " << r.iterations
-      << " | " << r.buckets_processed << " | " << (r.vs_near_far > 0 ? r.vs_near_far : 0.0) << "x | "
+    s << " | ";
+    if (r.gpu) s << r.iterations;
+    else s << "-";
+    s << " | ";
+    if (r.split_known) s << std::setprecision(0) << r.rounds_narrow << "/" << r.rounds_wide;
+    else s << "-";
+    s << " | ";
+    if (r.us_per_round > 0) s << std::setprecision(2) << r.us_per_round;
+    else s << "-";
+    s << std::setprecision(2) << " | " << r.buckets_processed << " | " << (r.vs_near_far > 0 ? r.vs_near_far : 0.0) << "x | "
       << (r.vs_cpu > 0 ? r.vs_cpu : 0.0) << "x | " << r.valid << " |\n";
   }
   return s.str();
@@ -292,7 +317,11 @@ nlohmann::json to_json(const std::vector<Row>& rows, const Config& cfg) {
                            {"max_ms", r.max_ms},
                            {"mteps", r.mteps},
                            {"work_ratio", r.work_ratio},
-                           {"iterations", r.iterations},
+                           {"iterations", r.iterations},  // relax rounds (the name make_benchmarks_doc.py reads)
+                           {"rounds", r.gpu ? nlohmann::json(r.iterations) : nlohmann::json(nullptr)},
+                           {"rounds_narrow", r.split_known ? nlohmann::json(r.rounds_narrow) : nlohmann::json(nullptr)},
+                           {"rounds_wide", r.split_known ? nlohmann::json(r.rounds_wide) : nlohmann::json(nullptr)},
+                           {"us_per_round", r.us_per_round > 0 ? nlohmann::json(r.us_per_round) : nlohmann::json(nullptr)},
                            {"buckets_processed", r.buckets_processed},
                            {"reached_vertices", r.reached},
                            {"speedup_vs_near_far", r.vs_near_far},
