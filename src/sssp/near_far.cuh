@@ -37,7 +37,6 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "sssp/async_narrow.cuh"
 #include "sssp/bellman_ford.cuh"  // run_device_loop
 #include "sssp/binned_relax.cuh"
 #include "sssp/cuda_check.cuh"
@@ -444,100 +443,6 @@ __global__ void __launch_bounds__(kSmallBlock) near_far_small(GraphView<typename
   copy_state(global_state, st);
 }
 
-// The asynchronous single-block loop (async_narrow.cuh), for graphs whose
-// out-degrees are at most kAsyncMaxDegree: each near-far phase is relaxed
-// without rounds; splits as in near_far_small.
-template <class Codec>
-__global__ void __launch_bounds__(kSmallBlock) near_far_async(GraphView<typename Codec::Weight> g, label_t* labels,
-                                                              std::uint32_t* stamps_near, std::uint32_t* stamps_far,
-                                                              NearFarState<Codec>* global_state, bool track_pred) {
-  extern __shared__ __align__(16) unsigned char async_smem[];
-  AsyncRing& a = *reinterpret_cast<AsyncRing*>(async_smem);
-  __shared__ NearFarState<Codec> state;  // the block's copy while it runs (copy_state)
-  NearFarState<Codec>* const st = &state;
-  copy_state(st, global_state);
-  __syncthreads();
-  const std::uint32_t p = st->near_parity;  // the near set's queue; parities do not flip here
-  {
-    const std::uint32_t count = st->near_count[p];
-    if (st->done || st->need_full_split || count > kRingExit) return;  // nothing changed
-    for (std::uint32_t i = threadIdx.x; i < kRing; i += kSmallBlock) {
-      a.item[i] = i < count ? __ldcg(st->near[p] + i) : kNoItem;
-      a.gen[i] = 0;
-    }
-    if (threadIdx.x == 0) {
-      a.head = 0;
-      a.tail = count;
-      a.pending = static_cast<int>(count);
-      a.drain = a.hung = a.worked = a.max_gen = 0;
-    }
-  }
-  __syncthreads();
-  // The global near queue takes what the loop hands over, de-duplicated with
-  // a stamp reserved here.
-  const std::uint32_t hand_stamp = st->stamp_seq + 1;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    st->stamp_seq = hand_stamp;
-    st->near_count[p] = 0;
-  }
-  __syncthreads();
-  const QueueAppender hand_over{st->near[p], &st->near_count[p], st->near_capacity, stamps_near, hand_stamp,
-                                &st->overflow};
-  for (;;) {
-    // Every exit below is block-uniform: the state is read after a barrier.
-    if (st->done || st->need_full_split) break;
-    if (st->split_active) {
-      if (st->split_count + st->take_count > kSmallSplit) break;  // the multi-block split takes it
-      near_far_split_items(labels, stamps_far, st, threadIdx.x, kSmallBlock, RingAppender{&a, hand_over, 0});
-      __syncthreads();
-      if (threadIdx.x == 0) st->split_active = 0;
-      __syncthreads();
-      continue;
-    }
-    const auto sink = near_far_sink(st, RingAppender{&a, hand_over, 0}, stamps_far);
-    async_relax<Codec>(g, labels, track_pred, sink, a, &st->relaxations);
-    __syncthreads();
-    if (a.hung || a.drain) break;
-    if (threadIdx.x == 0) {
-      // The phase is over: count its dependent steps as rounds, then start
-      // the next phase (the near set is empty).
-      const std::uint32_t rounds = a.worked ? a.max_gen + 1 : 0;
-      st->iterations += rounds;
-      st->narrow_rounds += rounds;
-      a.worked = 0;
-      a.max_gen = 0;
-      if (volatile_load(&st->overflow)) {
-        st->done = 1;
-      } else {
-        start_phase(st);
-      }
-      st->near_stamp = ++st->stamp_seq;
-    }
-    __syncthreads();
-  }
-  __syncthreads();
-  if (a.hung) {
-    if (threadIdx.x == 0) st->overflow = 1;  // reported as an internal error
-  } else if (a.drain) {
-    // What the ring still holds joins the hand-over queue.
-    const std::uint32_t h = a.head, t = a.tail;
-    for (std::uint32_t i = h + threadIdx.x; i - h < t - h; i += kSmallBlock) {
-      const std::uint32_t v = a.item[i & (kRing - 1)];
-      if (v != kNoItem) hand_over.push(v);
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      const std::uint32_t rounds = a.worked ? a.max_gen + 1 : 0;
-      st->iterations += rounds;
-      st->narrow_rounds += rounds;
-    }
-  }
-  if (threadIdx.x == 0) st->near_stamp = ++st->stamp_seq;
-  __syncthreads();
-  copy_state(global_state, st);
-}
-
 // Initial state: the source alone in the near set, threshold delta (window 0).
 template <class Codec>
 NearFarState<Codec> near_far_initial_state(const Workspace<typename Codec::Weight>& ws, typename Codec::Delta delta) {
@@ -575,20 +480,12 @@ StrategyStats near_far_loop(const Workspace<typename Codec::Weight>& ws, Pause p
   DegreeBins bins = ws.bins;
   bins.overflow = &d_state->overflow;
   const std::uint32_t hand_back = ws.single_block_loop ? hand_back_frontier(ws.narrow_max_arcs) : 0;
-  const bool async = ws.single_block_loop && ws.async_narrow && ws.graph.max_degree <= kAsyncMaxDegree;
   if (ws.single_block_loop)
     SSSP_CUDA_CHECK(cudaFuncSetAttribute(near_far_small<Codec>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(sizeof(NarrowShared<Codec>))));
-  if (async)
-    SSSP_CUDA_CHECK(cudaFuncSetAttribute(near_far_async<Codec>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(sizeof(AsyncRing))));
   for (;;) {
     for (int i = 0; i < batch; ++i) {
-      if (async) {
-        near_far_async<Codec><<<1, kSmallBlock, sizeof(AsyncRing), ws.stream>>>(
-            ws.graph, ws.labels, ws.stamps_a, ws.stamps_b, d_state, ws.track_pred);
-        SSSP_CHECK_LAUNCH("near_far_async");
-      } else if (ws.single_block_loop) {
+      if (ws.single_block_loop) {
         near_far_small<Codec><<<1, kSmallBlock, sizeof(NarrowShared<Codec>), ws.stream>>>(
             ws.graph, ws.labels, ws.stamps_a, ws.stamps_b, d_state, ws.track_pred, ws.narrow_max_arcs);
         SSSP_CHECK_LAUNCH("near_far_small");

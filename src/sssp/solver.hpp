@@ -71,10 +71,6 @@ struct SolverOptions {
   // default, 8192); smaller values hand rounds to the grid sooner (more
   // transitions between the regimes).
   std::uint32_t narrow_max_arcs = 0;
-  // Near-far and the bucketing strategies relax small near sets without
-  // rounds (one block, asynchronous warps) on graphs whose out-degrees are
-  // at most 64; false: the round-based single-block loop everywhere.
-  bool async_narrow = true;
 };
 
 template <class Weight>

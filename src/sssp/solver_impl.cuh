@@ -383,7 +383,6 @@ struct SolverImpl {
       throw std::invalid_argument("sssp: narrow_max_arcs must be at most " + std::to_string(kNarrowMaxArcs) + ", got " +
                                   std::to_string(options.narrow_max_arcs));
     ws.narrow_max_arcs = options.narrow_max_arcs == 0 ? kNarrowMaxArcs : options.narrow_max_arcs;
-    ws.async_narrow = options.async_narrow;
   }
 
   ~SolverImpl() {

@@ -57,7 +57,6 @@ struct Workspace {
   bool cooperative = true;  // use the persistent grid (cooperative launch) where the device allows it
   bool single_block_loop = true;  // small frontiers in the single-block loop (small_frontier.cuh)
   std::uint32_t narrow_max_arcs = kNarrowMaxArcs;  // arcs a round of the single-block loop may have
-  bool async_narrow = true;  // near-far's single-block loop without rounds where degrees allow (async_narrow.cuh)
   DegreeBins bins;  // degree-binned relax (binned_relax.cuh) when bins.enabled; overflow set per strategy
 };
 

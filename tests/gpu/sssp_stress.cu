@@ -470,7 +470,6 @@ struct Plan {
   // persistent grid on or off.
   std::uint32_t narrow_max_arcs = 0;
   bool persistent_grid = true;
-  bool async_narrow = true;  // the asynchronous single-block loop where degrees allow
 };
 
 template <class Weight>
@@ -529,7 +528,6 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
   constexpr std::uint32_t kNarrowLimits[] = {0, 0, 1, 7, 64, 700, 8192};
   plan.narrow_max_arcs = kNarrowLimits[rng.between(0, 6)];
   plan.persistent_grid = rng.between(0, 3) != 0;
-  plan.async_narrow = rng.between(0, 2) != 0;
   plan.sources = draw_sources(g, rng);
   plan.predecessor_configs = static_cast<std::uint32_t>(rng.below(1u << kNumConfigs));
 
@@ -542,7 +540,7 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
     << to_string(profile) << (std::is_same_v<Weight, float> && profile != WeightProfile::FloatUnit ? "/7" : "")
     << (wide_labels ? " (64-bit labels)" : "") << " delta=" << to_string(delta_kind) << ":" << plan.delta
     << " B=" << plan.buckets << " narrow_max_arcs=" << plan.narrow_max_arcs
-    << " persistent=" << (plan.persistent_grid ? "on" : "off") << " async=" << (plan.async_narrow ? "on" : "off");
+    << " persistent=" << (plan.persistent_grid ? "on" : "off");
   plan.description = s.str();
   return plan;
 }
@@ -611,7 +609,6 @@ int check_config(const graph::Csr<Weight>& g, const Plan& plan, const RelaxConfi
   options.single_block_loop = config.single_block_loop;
   options.narrow_max_arcs = plan.narrow_max_arcs;
   options.persistent_grid = plan.persistent_grid;
-  options.async_narrow = plan.async_narrow;
 
   std::unique_ptr<sssp::GpuSolver<Weight>> solver;
   try {

@@ -90,7 +90,6 @@ struct Case {
   std::uint32_t buckets = 10;
   bool persistent_grid = true;
   std::uint32_t narrow_max_arcs = 0;  // 0: the solver's default
-  bool async_narrow = true;
 };
 
 // The relax configurations every case runs under.
@@ -117,7 +116,6 @@ void check_all(const Csr<Weight>& g, const std::vector<vertex_id>& sources, cons
       opts.single_block_loop = mode.single_block_loop;
       opts.persistent_grid = c.persistent_grid;
       opts.narrow_max_arcs = c.narrow_max_arcs;
-      opts.async_narrow = c.async_narrow;
       sssp::GpuSolver<Weight> solver(g, opts);
       EXPECT_EQ(solver.load_balance(), mode.load_balance) << name;
       for (const vertex_id s : sources) {
@@ -287,24 +285,6 @@ TEST(SsspRandomGraphs, BinnedWithoutPersistentGrid) {
   check_all(generated("grid:30:50", "random:0:20", 13), {5}, "no-persistent grid:30:50", c);
 }
 
-// The round-based single-block loop where the asynchronous one would run
-// (graphs with small out-degrees), and both on a road-like chain with
-// shortcuts, which needs many dependent steps.
-TEST(SsspRandomGraphs, RoundBasedAndAsyncNarrowLoops) {
-  SKIP_IF_NO_GPU();
-  for (const bool async : {false, true}) {
-    Case c;
-    c.async_narrow = async;
-    const std::string tag = async ? " async" : " rounds";
-    check_all(generated("grid:50:70", "random:0:50", 31), {0, 2000}, "grid:50:70" + tag, c);
-    check_all(to_float(generated("grid:30:30", "random:1:100", 32)), {17}, "grid float" + tag, c);
-    check_all(generated("urand:4000:3", "random:1:1000", 33), {1}, "urand:4000:3" + tag, c);
-    Case tiny = c;
-    tiny.delta = 1;
-    check_all(generated("grid:25:25", "random:1:20", 34), {0}, "grid delta 1" + tag, tiny);
-  }
-}
-
 // Narrow rounds capped at a few arcs: the solve moves between the
 // single-block loop and the grid many times, with queues handed over in both
 // directions (shared-memory queues with duplicates out, global queues in).
@@ -313,7 +293,6 @@ TEST(SsspRandomGraphs, ManyRegimeTransitions) {
   for (const std::uint32_t max_arcs : {1u, 7u, 64u, 700u}) {
     Case c;
     c.narrow_max_arcs = max_arcs;
-    c.async_narrow = false;  // the arc limit applies to the round-based loop
     const std::string tag = " narrow_max_arcs " + std::to_string(max_arcs);
     check_all(generated("grid:40:60", "random:0:30", 21), {0, 1234}, "grid:40:60" + tag, c);
     check_all(generated("rmat:11:8", "random:1:1000", 22), {3}, "rmat:11:8" + tag, c);
@@ -324,7 +303,6 @@ TEST(SsspRandomGraphs, ManyRegimeTransitions) {
   const auto g = generated("grid:60:60", "random:1:100", 24);
   opts.delta = graph::auto_delta(g);
   opts.narrow_max_arcs = 64;
-  opts.async_narrow = false;
   sssp::GpuSolver<std::uint32_t> solver(g, opts);
   for (const sssp::Strategy strategy : sssp::all_strategies()) {
     const auto got = solver.solve(0, strategy);

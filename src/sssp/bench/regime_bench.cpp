@@ -6,7 +6,7 @@
 // round. Every result is checked against Dijkstra.
 //
 //   regime_bench [--runs N] [--seed S] [--strategy NAME]... [--narrow-max-arcs A,B,...]
-//                [--configs default,rounds,no-narrow,no-persistent] [--load-balance NAME]
+//                [--configs default,no-narrow,no-persistent] [--load-balance NAME]
 //                GRAPH...
 // GRAPH: a file (.mtx, .gr, .el; weights from the file, random:1:1000 where
 // it has none) or gen:SPEC (graph::GeneratorSpec, weights random:1:1000).
@@ -35,7 +35,6 @@ struct Config {
   bool single_block_loop = true;
   bool persistent_grid = true;
   std::uint32_t narrow_max_arcs = 0;
-  bool async_narrow = true;
 };
 
 struct Args {
@@ -67,12 +66,8 @@ Config named_config(const std::string& name) {
     c.persistent_grid = false;
     return c;
   }
-  if (name == "rounds") {
-    c.async_narrow = false;
-    return c;
-  }
   throw std::invalid_argument("regime_bench: unknown configuration '" + name +
-                              "' (default, no-narrow, no-persistent, rounds)");
+                              "' (default, no-narrow, no-persistent)");
 }
 
 Args parse(int argc, char** argv) {
@@ -95,7 +90,6 @@ Args parse(int argc, char** argv) {
       for (const auto& s : split_commas(value())) {
         Config c;
         c.narrow_max_arcs = static_cast<std::uint32_t>(std::strtoul(s.c_str(), nullptr, 10));
-        c.async_narrow = false;  // the limit applies to the round-based loop
         c.name = "narrow<=" + s;
         a.configs.push_back(c);
       }
@@ -144,7 +138,6 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
       opts.single_block_loop = c.single_block_loop;
       opts.persistent_grid = c.persistent_grid;
       opts.narrow_max_arcs = c.narrow_max_arcs;
-      opts.async_narrow = c.async_narrow;
       sssp::GpuSolver<Weight> solver(g, opts);
       const auto warm = solver.solve(source, strategy);
       bool exact = warm.distances == want;
