@@ -113,7 +113,7 @@ template <class Codec>
 __global__ void __launch_bounds__(kRelaxBlock) bellman_ford_persistent(GraphView<typename Codec::Weight> g,
                                                                        label_t* labels, std::uint32_t* stamps,
                                                                        BellmanFordState* st, bool track_pred,
-                                                                       DegreeBins bins, std::uint32_t hand_back) {
+                                                                       DegreeBins bins, WideBand band) {
   __shared__ RelaxShared<Codec> sh;
   const cg::grid_group grid = cg::this_grid();
   const bool first = blockIdx.x == 0 && threadIdx.x == 0;
@@ -122,7 +122,8 @@ __global__ void __launch_bounds__(kRelaxBlock) bellman_ford_persistent(GraphView
     const BfRound r = bf_round(st, stamps);
     // Small: the single block is faster. But always run one round per launch:
     // a few vertices with many arcs are too big for the single block.
-    if (!first_round && r.count < hand_back) return;
+    if (r.count > band.max_frontier) return;
+    if (!first_round && r.count < band.hand_back) return;
     if (bins.enabled) {
       bin_frontier(g.offsets, r.frontier, r.count, BfSink<Codec>{r.out}, bins);
       grid.sync();
@@ -223,10 +224,14 @@ StrategyStats run_bellman_ford(const Workspace<typename Codec::Weight>& ws, std:
   SSSP_CUDA_CHECK(cudaMemcpyAsync(ws.small[0], &source, sizeof source, cudaMemcpyHostToDevice, ws.stream));
   SSSP_CUDA_CHECK(cudaMemcpyAsync(d_state, h_state, sizeof init, cudaMemcpyHostToDevice, ws.stream));
 
-  const int coop_grid = ws.cooperative ? cooperative_grid(bellman_ford_persistent<Codec>, kRelaxBlock, ws.device) : 0;
+  const int coop_grid =
+      ws.cooperative ? cooperative_grid(bellman_ford_persistent<Codec>, kRelaxBlock, ws.device, ws.wide_blocks_per_sm) : 0;
+  const int medium_grid =
+      ws.cooperative && ws.medium_grid ? cooperative_grid(bellman_ford_persistent<Codec>, kRelaxBlock, ws.device, kMediumBlocksPerSm) : 0;
   DegreeBins bins = ws.bins;
   bins.overflow = &d_state->overflow;
-  const std::uint32_t hand_back = ws.single_block_loop ? hand_back_frontier(ws.narrow_max_arcs) : 0;
+  const WideBand medium{ws.single_block_loop ? hand_back_frontier(ws.narrow_max_arcs) : 0, kMediumMaxFrontier};
+  const WideBand full{medium_grid > 0 ? kMediumMaxFrontier / 2 : medium.hand_back, ~0u};
   if (ws.single_block_loop)
     SSSP_CUDA_CHECK(cudaFuncSetAttribute(bellman_ford_small<Codec>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(sizeof(NarrowShared<Codec>))));
@@ -236,9 +241,12 @@ StrategyStats run_bellman_ford(const Workspace<typename Codec::Weight>& ws, std:
           ws.graph, ws.labels, ws.stamps_a, d_state, ws.track_pred, ws.narrow_max_arcs);
       SSSP_CHECK_LAUNCH("bellman_ford_small");
     }
+    if (medium_grid > 0)
+      launch_cooperative(bellman_ford_persistent<Codec>, medium_grid, kRelaxBlock, ws.stream, ws.graph, ws.labels,
+                         ws.stamps_a, d_state, ws.track_pred, bins, medium);
     if (coop_grid > 0) {
       launch_cooperative(bellman_ford_persistent<Codec>, coop_grid, kRelaxBlock, ws.stream, ws.graph, ws.labels,
-                         ws.stamps_a, d_state, ws.track_pred, bins, hand_back);
+                         ws.stamps_a, d_state, ws.track_pred, bins, full);
     } else {
       if (bins.enabled) {
         bellman_ford_bin<Codec><<<ws.relax_grid, kRelaxBlock, 0, ws.stream>>>(ws.graph.offsets, ws.stamps_a, d_state,

@@ -40,12 +40,15 @@
 
 namespace sssp::detail {
 
-constexpr int kSmallBlock = 1024;                 // threads of the narrow loop's block
-constexpr int kNarrowItemsPerThread = 2;
+#ifndef SSSP_NARROW_BLOCK
+#define SSSP_NARROW_BLOCK 1024
+#endif
+constexpr int kSmallBlock = SSSP_NARROW_BLOCK;                 // threads of the narrow loop's block
+constexpr int kNarrowItemsPerThread = 2048 / kSmallBlock;
 constexpr std::uint32_t kNarrowTile = kSmallBlock * kNarrowItemsPerThread;  // frontier vertices per round
 constexpr std::uint32_t kNarrowMaxArcs = 8192;    // arcs per round, at most (the owner map's size)
 constexpr std::uint32_t kNarrowQueue = kNarrowMaxArcs;  // near-queue entries (>= arcs per round and >= kSmallSplit)
-constexpr int kNarrowArcBatch = 4;                // arcs a thread loads before it issues their atomics
+constexpr int kNarrowArcBatch = 4096 / kSmallBlock;  // arcs a thread loads before it issues their atomics
 static_assert(kNarrowTile < 65536, "owner entries are 16-bit");
 
 // A queue in shared memory (the narrow loop's near queue): no stamps.

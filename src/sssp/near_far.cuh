@@ -348,8 +348,7 @@ template <class Codec>
 __global__ void __launch_bounds__(kRelaxBlock) near_far_persistent(GraphView<typename Codec::Weight> g,
                                                                    label_t* labels, std::uint32_t* stamps_near,
                                                                    std::uint32_t* stamps_far, NearFarState<Codec>* st,
-                                                                   bool track_pred, DegreeBins bins,
-                                                                   std::uint32_t hand_back) {
+                                                                   bool track_pred, DegreeBins bins, WideBand band) {
   __shared__ RelaxShared<Codec> sh;
   const cg::grid_group grid = cg::this_grid();
   const std::uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x;
@@ -367,7 +366,8 @@ __global__ void __launch_bounds__(kRelaxBlock) near_far_persistent(GraphView<typ
     const NearFarRound<Codec> r = near_far_round(st, stamps_near, stamps_far);
     // Small: the single block is faster. But always run one round per launch:
     // a few vertices with many arcs are too big for the single block.
-    if (!first_round && r.count < hand_back) return;
+    if (r.count > band.max_frontier) return;
+    if (!first_round && r.count < band.hand_back) return;
     if (bins.enabled) {
       bin_frontier(g.offsets, r.frontier, r.count, r.sink, bins);
       grid.sync();
@@ -473,13 +473,17 @@ StrategyStats near_far_loop(const Workspace<typename Codec::Weight>& ws, Pause p
   using State = NearFarState<Codec>;
   auto* d_state = static_cast<State*>(ws.state);
   auto* h_state = static_cast<State*>(ws.host_state);
-  const int coop_grid = ws.cooperative ? cooperative_grid(near_far_persistent<Codec>, kRelaxBlock, ws.device) : 0;
+  const int coop_grid =
+      ws.cooperative ? cooperative_grid(near_far_persistent<Codec>, kRelaxBlock, ws.device, ws.wide_blocks_per_sm) : 0;
+  const int medium_grid =
+      ws.cooperative && ws.medium_grid ? cooperative_grid(near_far_persistent<Codec>, kRelaxBlock, ws.device, kMediumBlocksPerSm) : 0;
   int batch = 1;
   std::tuple<unsigned long long, unsigned long long, unsigned long long, std::uint32_t, std::uint32_t, std::uint32_t>
       last_progress{~0ull, 0, 0, 0, 0, 0};
   DegreeBins bins = ws.bins;
   bins.overflow = &d_state->overflow;
-  const std::uint32_t hand_back = ws.single_block_loop ? hand_back_frontier(ws.narrow_max_arcs) : 0;
+  const WideBand medium{ws.single_block_loop ? hand_back_frontier(ws.narrow_max_arcs) : 0, kMediumMaxFrontier};
+  const WideBand full{medium_grid > 0 ? kMediumMaxFrontier / 2 : medium.hand_back, ~0u};
   if (ws.single_block_loop)
     SSSP_CUDA_CHECK(cudaFuncSetAttribute(near_far_small<Codec>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(sizeof(NarrowShared<Codec>))));
@@ -490,9 +494,12 @@ StrategyStats near_far_loop(const Workspace<typename Codec::Weight>& ws, Pause p
             ws.graph, ws.labels, ws.stamps_a, ws.stamps_b, d_state, ws.track_pred, ws.narrow_max_arcs);
         SSSP_CHECK_LAUNCH("near_far_small");
       }
+      if (medium_grid > 0)
+        launch_cooperative(near_far_persistent<Codec>, medium_grid, kRelaxBlock, ws.stream, ws.graph, ws.labels,
+                           ws.stamps_a, ws.stamps_b, d_state, ws.track_pred, bins, medium);
       if (coop_grid > 0) {
         launch_cooperative(near_far_persistent<Codec>, coop_grid, kRelaxBlock, ws.stream, ws.graph, ws.labels,
-                           ws.stamps_a, ws.stamps_b, d_state, ws.track_pred, bins, hand_back);
+                           ws.stamps_a, ws.stamps_b, d_state, ws.track_pred, bins, full);
       } else {
         if (bins.enabled) {
           near_far_bin<Codec><<<ws.relax_grid, kRelaxBlock, 0, ws.stream>>>(ws.graph.offsets, ws.stamps_a,

@@ -40,6 +40,25 @@ __host__ __device__ inline std::uint32_t hand_back_frontier(std::uint32_t narrow
   return v < 1 ? 1 : v;
 }
 
+// The wide regime runs on two persistent grids: a medium one of one block
+// per SM for frontiers of up to kMediumMaxFrontier vertices (grids, meshes,
+// roads past the narrow limit: a grid barrier over 132 blocks costs about
+// half of one over 1056, and such rounds have too little work for more
+// blocks), and the full grid above (R-MAT, uniform random: bandwidth needs
+// every resident block). The full grid hands back below half that.
+// Measured on the H200 (docs/TUNING.md, "Wide-regime grid size").
+constexpr std::uint32_t kMediumMaxFrontier = 16384;
+constexpr int kMediumBlocksPerSm = 1;
+
+// Frontier sizes a persistent grid takes rounds for: it returns before a
+// round whose frontier exceeds max_frontier (a larger grid takes it), and
+// after its first round once the frontier is below hand_back (a smaller
+// grid or the single block takes it).
+struct WideBand {
+  std::uint32_t hand_back = 0;
+  std::uint32_t max_frontier = ~0u;
+};
+
 // Launches a cooperative (grid-synchronising) kernel.
 template <class... Args>
 void launch_cooperative(void (*kernel)(Args...), int grid, int block, cudaStream_t stream, Args... args) {
@@ -48,14 +67,17 @@ void launch_cooperative(void (*kernel)(Args...), int grid, int block, cudaStream
                                               0, stream));
 }
 
-// Blocks of `kernel` that can all be resident at once (0: no cooperative launch).
+// Blocks of `kernel` that can all be resident at once, at most max_per_sm
+// per SM when that is not 0 (0 returned: no cooperative launch). Fewer
+// blocks make each grid barrier cheaper.
 template <class Kernel>
-int cooperative_grid(Kernel kernel, int block, int device) {
+int cooperative_grid(Kernel kernel, int block, int device, int max_per_sm = 0) {
   int supported = 0, sms = 0, per_sm = 0;
   SSSP_CUDA_CHECK(cudaDeviceGetAttribute(&supported, cudaDevAttrCooperativeLaunch, device));
   if (!supported) return 0;
   SSSP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   SSSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0));
+  if (max_per_sm > 0 && per_sm > max_per_sm) per_sm = max_per_sm;
   return sms * per_sm;
 }
 

@@ -71,6 +71,13 @@ struct SolverOptions {
   // default, 8192); smaller values hand rounds to the grid sooner (more
   // transitions between the regimes).
   std::uint32_t narrow_max_arcs = 0;
+  // Blocks per SM of the persistent grid, at most (0: as many as fit, 8 on
+  // sm_90): fewer make each grid barrier cheaper and each round's bandwidth
+  // lower.
+  int wide_blocks_per_sm = 0;
+  // Medium frontiers (up to 16384 vertices) on a persistent grid of one
+  // block per SM, whose barriers cost less; false: the full grid only.
+  bool medium_grid = true;
 };
 
 template <class Weight>

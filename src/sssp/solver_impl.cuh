@@ -383,6 +383,11 @@ struct SolverImpl {
       throw std::invalid_argument("sssp: narrow_max_arcs must be at most " + std::to_string(kNarrowMaxArcs) + ", got " +
                                   std::to_string(options.narrow_max_arcs));
     ws.narrow_max_arcs = options.narrow_max_arcs == 0 ? kNarrowMaxArcs : options.narrow_max_arcs;
+    if (options.wide_blocks_per_sm < 0)
+      throw std::invalid_argument("sssp: wide_blocks_per_sm must be >= 0, got " +
+                                  std::to_string(options.wide_blocks_per_sm));
+    ws.wide_blocks_per_sm = options.wide_blocks_per_sm;
+    ws.medium_grid = options.medium_grid;
   }
 
   ~SolverImpl() {

@@ -470,6 +470,7 @@ struct Plan {
   // persistent grid on or off.
   std::uint32_t narrow_max_arcs = 0;
   bool persistent_grid = true;
+  bool medium_grid = true;  // the one-block-per-SM grid for medium frontiers
 };
 
 template <class Weight>
@@ -528,6 +529,7 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
   constexpr std::uint32_t kNarrowLimits[] = {0, 0, 1, 7, 64, 700, 8192};
   plan.narrow_max_arcs = kNarrowLimits[rng.between(0, 6)];
   plan.persistent_grid = rng.between(0, 3) != 0;
+  plan.medium_grid = rng.between(0, 2) != 0;
   plan.sources = draw_sources(g, rng);
   plan.predecessor_configs = static_cast<std::uint32_t>(rng.below(1u << kNumConfigs));
 
@@ -540,7 +542,7 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
     << to_string(profile) << (std::is_same_v<Weight, float> && profile != WeightProfile::FloatUnit ? "/7" : "")
     << (wide_labels ? " (64-bit labels)" : "") << " delta=" << to_string(delta_kind) << ":" << plan.delta
     << " B=" << plan.buckets << " narrow_max_arcs=" << plan.narrow_max_arcs
-    << " persistent=" << (plan.persistent_grid ? "on" : "off");
+    << " persistent=" << (plan.persistent_grid ? "on" : "off") << " medium=" << (plan.medium_grid ? "on" : "off");
   plan.description = s.str();
   return plan;
 }
@@ -609,6 +611,7 @@ int check_config(const graph::Csr<Weight>& g, const Plan& plan, const RelaxConfi
   options.single_block_loop = config.single_block_loop;
   options.narrow_max_arcs = plan.narrow_max_arcs;
   options.persistent_grid = plan.persistent_grid;
+  options.medium_grid = plan.medium_grid;
 
   std::unique_ptr<sssp::GpuSolver<Weight>> solver;
   try {

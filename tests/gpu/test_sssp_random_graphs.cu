@@ -90,6 +90,7 @@ struct Case {
   std::uint32_t buckets = 10;
   bool persistent_grid = true;
   std::uint32_t narrow_max_arcs = 0;  // 0: the solver's default
+  bool medium_grid = true;
 };
 
 // The relax configurations every case runs under.
@@ -116,6 +117,7 @@ void check_all(const Csr<Weight>& g, const std::vector<vertex_id>& sources, cons
       opts.single_block_loop = mode.single_block_loop;
       opts.persistent_grid = c.persistent_grid;
       opts.narrow_max_arcs = c.narrow_max_arcs;
+      opts.medium_grid = c.medium_grid;
       sssp::GpuSolver<Weight> solver(g, opts);
       EXPECT_EQ(solver.load_balance(), mode.load_balance) << name;
       for (const vertex_id s : sources) {
@@ -283,6 +285,21 @@ TEST(SsspRandomGraphs, BinnedWithoutPersistentGrid) {
   c.persistent_grid = false;
   check_all(generated("rmat:12:16", "random:1:1000", 13), {0, 77}, "no-persistent rmat:12:16", c);
   check_all(generated("grid:30:50", "random:0:20", 13), {5}, "no-persistent grid:30:50", c);
+}
+
+// The full persistent grid alone (no medium grid), and the medium grid
+// with frontiers crossing its limit (urand rounds of tens of thousands of
+// vertices move between the medium and the full grid).
+TEST(SsspRandomGraphs, MediumAndFullGrids) {
+  SKIP_IF_NO_GPU();
+  for (const bool medium : {false, true}) {
+    Case c;
+    c.medium_grid = medium;
+    const std::string tag = medium ? " medium+full" : " full only";
+    check_all(generated("grid:200:150", "random:1:100", 41), {0}, "grid:200:150" + tag, c);
+    check_all(generated("urand:60000:8", "random:1:1000", 42), {9}, "urand:60000:8" + tag, c);
+    check_all(generated("rmat:15:16", "random:1:1000", 43), {2}, "rmat:15:16" + tag, c);
+  }
 }
 
 // Narrow rounds capped at a few arcs: the solve moves between the

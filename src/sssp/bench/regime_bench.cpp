@@ -6,7 +6,8 @@
 // round. Every result is checked against Dijkstra.
 //
 //   regime_bench [--runs N] [--seed S] [--strategy NAME]... [--narrow-max-arcs A,B,...]
-//                [--configs default,no-narrow,no-persistent] [--load-balance NAME]
+//                [--configs default,no-narrow,no-persistent] [--wide-blocks-per-sm A,B,...]
+//                [--load-balance NAME]
 //                GRAPH...
 // GRAPH: a file (.mtx, .gr, .el; weights from the file, random:1:1000 where
 // it has none) or gen:SPEC (graph::GeneratorSpec, weights random:1:1000).
@@ -35,6 +36,8 @@ struct Config {
   bool single_block_loop = true;
   bool persistent_grid = true;
   std::uint32_t narrow_max_arcs = 0;
+  int wide_blocks_per_sm = 0;
+  bool medium_grid = true;
 };
 
 struct Args {
@@ -66,8 +69,12 @@ Config named_config(const std::string& name) {
     c.persistent_grid = false;
     return c;
   }
+  if (name == "no-medium") {
+    c.medium_grid = false;
+    return c;
+  }
   throw std::invalid_argument("regime_bench: unknown configuration '" + name +
-                              "' (default, no-narrow, no-persistent)");
+                              "' (default, no-narrow, no-persistent, no-medium)");
 }
 
 Args parse(int argc, char** argv) {
@@ -91,6 +98,13 @@ Args parse(int argc, char** argv) {
         Config c;
         c.narrow_max_arcs = static_cast<std::uint32_t>(std::strtoul(s.c_str(), nullptr, 10));
         c.name = "narrow<=" + s;
+        a.configs.push_back(c);
+      }
+    } else if (arg == "--wide-blocks-per-sm") {
+      for (const auto& s : split_commas(value())) {
+        Config c;
+        c.wide_blocks_per_sm = std::atoi(s.c_str());
+        c.name = "wide " + s + "/SM";
         a.configs.push_back(c);
       }
     } else if (arg == "--load-balance") {
@@ -138,6 +152,8 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
       opts.single_block_loop = c.single_block_loop;
       opts.persistent_grid = c.persistent_grid;
       opts.narrow_max_arcs = c.narrow_max_arcs;
+      opts.wide_blocks_per_sm = c.wide_blocks_per_sm;
+      opts.medium_grid = c.medium_grid;
       sssp::GpuSolver<Weight> solver(g, opts);
       const auto warm = solver.solve(source, strategy);
       bool exact = warm.distances == want;
