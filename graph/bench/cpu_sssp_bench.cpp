@@ -9,14 +9,20 @@
 // Per graph, thread count and delta it prints the median solve time, MTEPS
 // (graph/metrics.hpp), the speedup over Dijkstra, the delta used, the phases
 // (buckets processed) and the work ratio, then the best delta per thread
-// count; every delta-stepping result is checked against Dijkstra's.
+// count; every delta-stepping result is checked against Dijkstra's. The
+// deltas of one thread count run interleaved (a warm-up round, then --runs
+// rounds of every delta), so that load from other processes on a shared
+// machine does not pick the winner.
 //
 // Deltas: a CPU baseline is only honest with a delta that suits the CPU. The
 // best delta differs by orders of magnitude between power-law graphs (GAP
 // runs kron and urand with delta 2 for weights 1..255, i.e. c ~ 0.5 in the
 // formula below) and road graphs (GAP: 50000 on USA roads, c ~ 40), so by
 // default the bench tries auto_delta(g, c) = c * mean weight / mean degree for
-// several c and reports the best, as a tuned GAP run would.
+// several c and reports the best, as a tuned GAP run would, next to the CPU's
+// own rule, auto_delta_cpu(g) (row "cpu-auto"): the "auto" line gives its time
+// as a multiple of the best delta's. --sweep tries c = 1/32 .. 256 in steps of
+// 2 instead of the default few.
 #include <omp.h>
 
 #include <boost/program_options.hpp>
@@ -57,6 +63,7 @@ struct BenchOptions {
   std::uint64_t seed = 1;
   std::vector<double> deltas;    // explicit bucket widths; empty: auto_delta(g, c) for each c
   std::vector<double> delta_cs;  // the c values of auto_delta to try
+  bool cpu_auto = true;          // also auto_delta_cpu(g) (with --delta auto)
   bool undirected = false;
   std::int64_t source = -1;  // in the graph's own ids; -1: a seeded random vertex with out-arcs
 };
@@ -145,11 +152,13 @@ void print_row(const char* solver, int threads, const std::vector<double>& times
               rule.c_str(), static_cast<unsigned long long>(phases), work, check.c_str());
 }
 
-// The deltas to try: explicit values, or auto_delta(g, c) for each c.
+// The deltas to try: explicit values, or auto_delta_cpu(g) and
+// auto_delta(g, c) for each c.
 struct DeltaChoice {
   double delta;
-  std::string label;  // "c=0.5" or "fixed"
+  std::string label;  // "cpu-auto", "c=0.5" or "fixed"
 };
+constexpr const char* kCpuAutoLabel = "cpu-auto";
 
 template <class Weight>
 std::vector<DeltaChoice> resolve_deltas(const graph::Csr<Weight>& g, const BenchOptions& options) {
@@ -158,6 +167,7 @@ std::vector<DeltaChoice> resolve_deltas(const graph::Csr<Weight>& g, const Bench
     for (const double d : options.deltas) out.push_back({d, "fixed"});
     return out;
   }
+  if (options.cpu_auto) out.push_back({graph::auto_delta_cpu(g), kCpuAutoLabel});
   for (const double c : options.delta_cs) {
     char label[32];
     std::snprintf(label, sizeof(label), "c=%g", c);
@@ -212,17 +222,33 @@ json bench_graph(const std::string& name, const graph::Csr<Weight>& g, graph::ve
                  {"prepare_s", prepare_s},
                  {"dijkstra", {{"times_ms", dijkstra_ms}, {"median_ms", dijkstra_median}, {"mteps", dijkstra_mteps}}},
                  {"delta_stepping", json::array()},
-                 {"best_delta_stepping", json::array()}};
+                 {"best_delta_stepping", json::array()},
+                 {"auto_delta_cpu", json::array()}};
 
   for (const int threads : options.threads) {
-    double best_ms = 0;
+    double best_ms = 0, auto_ms = 0;
     const DeltaChoice* best = nullptr;
-    for (const DeltaChoice& choice : deltas) {
-      std::vector<graph::distance_t<Weight>> dist;
-      graph::CpuSolveStats stats;
-      const auto times_ms =
-          time_runs(options.runs, [&] { dist = graph::delta_stepping(g, source, choice.delta, threads, &stats); });
-      const std::uint64_t mismatches = count_mismatches(reference, dist);
+    const DeltaChoice* auto_choice = nullptr;
+    // Interleaved: each round (the first a warm-up) runs every delta once, so
+    // a load change on a shared machine hits all deltas alike instead of
+    // deciding which one looks best. Every result is checked.
+    std::vector<std::vector<double>> all_times(deltas.size());
+    std::vector<graph::CpuSolveStats> all_stats(deltas.size());
+    std::vector<std::uint64_t> all_mismatches(deltas.size(), 0);
+    for (int round = -1; round < options.runs; ++round) {
+      for (std::size_t i = 0; i < deltas.size(); ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        const auto dist = graph::delta_stepping(g, source, deltas[i].delta, threads, &all_stats[i]);
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        if (round >= 0) all_times[i].push_back(ms);
+        all_mismatches[i] = std::max(all_mismatches[i], count_mismatches(reference, dist));
+      }
+    }
+    for (std::size_t i = 0; i < deltas.size(); ++i) {
+      const DeltaChoice& choice = deltas[i];
+      const std::vector<double>& times_ms = all_times[i];
+      const graph::CpuSolveStats& stats = all_stats[i];
+      const std::uint64_t mismatches = all_mismatches[i];
       all_ok = all_ok && mismatches == 0;
       const double median_ms = median(times_ms);
       const double rate = graph::mteps(reach.reached_arcs, median_ms);
@@ -247,11 +273,27 @@ json bench_graph(const std::string& name, const graph::Csr<Weight>& g, graph::ve
         best = &choice;
         best_ms = median_ms;
       }
+      if (choice.label == kCpuAutoLabel) {
+        auto_choice = &choice;
+        auto_ms = median_ms;
+      }
     }
     if (deltas.size() > 1) {
       std::printf("  best at %2d threads: %.3f ms, %.1f MTEPS, %.2fx Dijkstra, delta %.6g (%s)\n", threads, best_ms,
                   graph::mteps(reach.reached_arcs, best_ms), dijkstra_median / best_ms, best->delta,
                   best->label.c_str());
+    }
+    if (auto_choice && deltas.size() > 1) {
+      std::printf("  auto at %2d threads: %.3f ms, %.2fx Dijkstra, delta %.6g (auto_delta_cpu) = %.2fx the best "
+                  "delta's time\n",
+                  threads, auto_ms, dijkstra_median / auto_ms, auto_choice->delta, auto_ms / best_ms);
+      record["auto_delta_cpu"].push_back({{"threads", threads},
+                                          {"delta", auto_choice->delta},
+                                          {"median_ms", auto_ms},
+                                          {"speedup_over_dijkstra", dijkstra_median / auto_ms},
+                                          {"best_delta", best->delta},
+                                          {"best_median_ms", best_ms},
+                                          {"time_over_best", auto_ms / best_ms}});
     }
     record["best_delta_stepping"].push_back({{"threads", threads},
                                              {"median_ms", best_ms},
@@ -268,6 +310,7 @@ json bench_graph(const std::string& name, const graph::Csr<Weight>& g, graph::ve
 
 int main(int argc, char** argv) {
   std::string generate_text, graph_text, threads_text, seed_text, json_path, source_text, delta_text, delta_c_text;
+  bool sweep = false;
   BenchOptions options;
   const int max_threads = omp_get_max_threads();
   po::options_description description(
@@ -290,7 +333,9 @@ int main(int argc, char** argv) {
        "auto, or bucket widths to try, comma separated")                                              //
       ("delta-c", po::value(&delta_c_text)->default_value("0.125,0.5,2,8,32"),
        "with --delta auto: the c values of delta = c * mean weight / mean degree to try (32 is DESIGN.md's GPU "
-       "default; small c suits CPUs on power-law graphs, GAP runs kron with delta 2 for weights 1..255)")
+       "default; small c suits CPUs on power-law graphs, GAP runs kron with delta 2 for weights 1..255); "
+       "auto_delta_cpu(g) is always tried too, as 'cpu-auto'")
+      ("sweep", po::bool_switch(&sweep), "with --delta auto: try c = 1/32, 1/16, ..., 256 (replaces --delta-c)")
       ("source", po::value(&source_text), "source vertex in the graph's ids (default: seeded random vertex with arcs)")
       ("json", po::value(&json_path), "also write all measurements to this JSON file");
 
@@ -323,6 +368,11 @@ int main(int argc, char** argv) {
       }
       if (options.deltas.empty()) bad_argument("--delta: no value given");
     }
+    if (sweep) {
+      if (delta_text != "auto") bad_argument("--sweep needs --delta auto");
+      delta_c_text.clear();
+      for (double c = 1.0 / 32; c <= 256; c *= 2) delta_c_text += (delta_c_text.empty() ? "" : ",") + std::to_string(c);
+    }
     for (const auto& c_text : split_commas(delta_c_text)) {
       const double c = parse_number<double>(c_text, "delta-c");
       if (!(c > 0) || !std::isfinite(c)) bad_argument("--delta-c: '" + c_text + "' is not positive");
@@ -335,7 +385,7 @@ int main(int argc, char** argv) {
 
     std::printf("cpu_sssp_bench: %d hardware threads available (omp_get_max_threads), runs %d after one warm-up, "
                 "delta %s%s%s\n",
-                max_threads, options.runs, delta_text.c_str(), delta_text == "auto" ? " with c in " : "",
+                max_threads, options.runs, delta_text.c_str(), delta_text == "auto" ? " (auto_delta_cpu) and c in " : "",
                 delta_text == "auto" ? delta_c_text.c_str() : "");
     for (const int threads : options.threads)
       if (threads > max_threads)
