@@ -8,6 +8,10 @@ SSSP_BUILD_DIR="${SSSP_BUILD_DIR:-$SSSP_ROOT/build}"
 SSSP_PACKAGES=(cmake ninja-build g++ libboost-program-options-dev libgtest-dev
                nlohmann-json3-dev zlib1g-dev python3-matplotlib)
 
+# Package-manager output goes to $SSSP_INSTALL_LOG (default build/install-packages.log);
+# the terminal gets one line naming the packages and the log, or the log's tail on failure.
+SSSP_INSTALL_LOG="${SSSP_INSTALL_LOG:-$SSSP_BUILD_DIR/install-packages.log}"
+
 sssp_install_packages() {
   local missing=()
   for pkg in "${SSSP_PACKAGES[@]}"; do
@@ -20,10 +24,13 @@ sssp_install_packages() {
   fi
   local sudo=""
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  echo "installing: ${missing[*]}" >&2
-  $sudo apt-get update -qq >&2 &&
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 || {
-      echo "error: could not install ${missing[*]}" >&2
+  mkdir -p "$(dirname "$SSSP_INSTALL_LOG")" || return 1
+  echo "installing: ${missing[*]} (apt-get output in $SSSP_INSTALL_LOG)" >&2
+  { $sudo apt-get update -qq &&
+      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"; } \
+    >"$SSSP_INSTALL_LOG" 2>&1 || {
+      echo "error: could not install ${missing[*]}; the end of $SSSP_INSTALL_LOG:" >&2
+      tail -n 20 "$SSSP_INSTALL_LOG" >&2
       return 1
     }
 }
@@ -41,6 +48,7 @@ sssp_find_nvcc() {
   return 1
 }
 
+# sssp_build [TARGET...]: configure once, then build the given targets (all without any).
 sssp_build() {
   local generator=()
   command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
@@ -48,9 +56,12 @@ sssp_build() {
     cmake -S "$SSSP_ROOT" -B "$SSSP_BUILD_DIR" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
       ${CUDA_ARCHITECTURES:+-DCMAKE_CUDA_ARCHITECTURES=$CUDA_ARCHITECTURES} || return 1
   fi
-  cmake --build "$SSSP_BUILD_DIR" --parallel "${SSSP_JOBS:-$(nproc)}" || return 1
+  local targets=()
+  [ $# -gt 0 ] && targets=(--target "$@")
+  cmake --build "$SSSP_BUILD_DIR" --parallel "${SSSP_JOBS:-$(nproc)}" "${targets[@]}" || return 1
 }
 
+# sssp_prepare [TARGET...]: install what is missing, find nvcc, build the targets (all without any).
 sssp_prepare() {
-  sssp_install_packages && sssp_find_nvcc && sssp_build
+  sssp_install_packages && sssp_find_nvcc && sssp_build "$@"
 }

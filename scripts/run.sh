@@ -6,7 +6,7 @@
 #   scripts/run.sh --graph road.mtx --source 1 --strategy all --validate
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-sssp_prepare >&2
+sssp_prepare sssp >&2  # only the command this script runs; scripts/test.sh builds everything
 if [ $# -eq 0 ]; then
   set -- --generate rmat:18:16 --random-sources 4 --strategy all --validate
 fi
