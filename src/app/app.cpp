@@ -292,7 +292,14 @@ int Runner<Weight>::run() {
 
   DeltaInfo& delta = run_.delta;
   delta.automatic = o_.delta_auto;
-  delta.auto_value = graph::auto_delta(g_);
+  // Each device has its own delta rule: the GPU's wide buckets (c = 32) cost
+  // the CPU solver up to 4x (graph/include/graph/reference.hpp).
+  if (device_choice_.kind == DeviceKind::Cpu) {
+    delta.auto_value = graph::auto_delta_cpu(g_);
+    delta.auto_rule = "the CPU rule, 0.85 f x mean weight / mean out-degree";
+  } else {
+    delta.auto_value = graph::auto_delta(g_);
+  }
   std::vector<double> deltas;
   if (o_.delta_sweep) {
     for (const SweepEntry& e : o_.sweep) deltas.push_back(e.times_auto ? e.value * delta.auto_value : e.value);

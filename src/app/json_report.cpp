@@ -118,6 +118,7 @@ json to_json(const AppOptions& options, const RunSummary& run) {
   o["delta"] = options.delta_auto ? json("auto") : json(options.delta);
   o["delta_used"] = run.delta.value;
   o["delta_auto_value"] = run.delta.auto_value;
+  o["delta_auto_rule"] = run.delta.auto_rule;
   o["delta_sweep"] = run.delta.sweep.empty() ? json(nullptr) : json(run.delta.sweep);
   o["buckets"] = options.buckets;
   o["runs"] = options.runs;

@@ -238,7 +238,7 @@ std::string format_delta_line(const DeltaInfo& delta) {
     for (std::size_t i = 0; i < delta.sweep.size(); ++i) out << (i ? ", " : " ") << format_delta(delta.sweep[i]);
     out << " (auto delta " << format_delta(delta.auto_value) << ")\n";
   } else if (delta.automatic) {
-    out << "delta         " << format_delta(delta.value) << " (auto: 32 x mean weight / mean out-degree)\n";
+    out << "delta         " << format_delta(delta.value) << " (auto: " << delta.auto_rule << ")\n";
   } else {
     out << "delta         " << format_delta(delta.value) << " (given; auto would be " << format_delta(delta.auto_value)
         << ")\n";

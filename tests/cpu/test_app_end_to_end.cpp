@@ -211,8 +211,11 @@ TEST_F(AppEndToEnd, DeltaAutoIsTheLibraryChoiceAndValuesOverride) {
   const std::string json_file = path("delta.json");
   ASSERT_EQ(run({"--generate", "urand:500:4", "--device", "cpu", "--json", json_file}).code, 0);
   const graph::IntCsr g = graph::generate(graph::GeneratorSpec::parse("urand:500:4"), graph::WeightRule{}, 1);
-  const double auto_delta = graph::auto_delta(g);
+  // On the CPU, auto is the CPU's own rule (the GPU's c = 32 suits the GPU).
+  const double auto_delta = graph::auto_delta_cpu(g);
+  ASSERT_NE(auto_delta, graph::auto_delta(g));
   nlohmann::json j = read_json(json_file);
+  EXPECT_NE(j.at("options").at("delta_auto_rule").get<std::string>().find("CPU"), std::string::npos);
   EXPECT_DOUBLE_EQ(j.at("options").at("delta_used").get<double>(), auto_delta);
   EXPECT_DOUBLE_EQ(j.at("options").at("delta_auto_value").get<double>(), auto_delta);
   EXPECT_EQ(j.at("options").at("delta"), "auto");
