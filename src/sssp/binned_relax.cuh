@@ -26,8 +26,9 @@
 //
 // Why not multisplit::split_keys itself: it takes the item count from the
 // host, and the frontier size lives on the device (the loop runs without host
-// round trips, DESIGN.md); one host synchronisation per round would cost more
-// than a whole road-graph round (about 7 us). The bin pass is the warp level
+// round trips, docs/ARCHITECTURE.md, "The device loop"); one host
+// synchronisation per round would cost more than a whole road-graph round
+// (docs/TUNING.md, "Per-round cost on road graphs"). The bin pass is the warp level
 // of the library's multisplit run inside the solver's own kernels instead.
 //
 // Bins 0 and 1 share one array of capacity entries (bin 0 grows from the

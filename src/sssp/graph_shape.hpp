@@ -21,15 +21,11 @@ inline constexpr std::uint64_t kDegreeSampleBlock = 256;
 
 // The BFS from the source scans at most this many arcs (stopping inside a
 // level, or inside one vertex's arcs, when it runs out) and then
-// extrapolates. Measured on one core of the 16-core H100 host: the whole
-// measurement (degree sample included) takes 0.7-1.0 ms warm and 1.4-2.6 ms
-// on a first call, on R-MAT 2^20 and 2^24, urand 2^23 and grid 4096^2,
-// against GPU solves of 3.8, 65, 42 and 271 ms (H200, 2026-11-24): at most
-// 6% of the solve on the graphs of 2^23 vertices and more (3.6% on the
-// 521M-arc R-MAT), about a third on the 31M-arc R-MAT 2^20. A budget of
-// 2^18 arcs cost about 4x as much (on a loaded 2-core machine). The only
-// other cost is a visited bit per vertex (n / 8 bytes zeroed: 1/64 of the
-// offsets array). Graphs of up to 2^16 arcs are measured exactly.
+// extrapolates. The budget keeps the whole measurement (degree sample
+// included) to about a millisecond on one core, a few percent of the GPU
+// solve of any graph too large to be scanned whole (numbers: docs/TUNING.md,
+// "Strategy auto"). The only other cost is a visited bit per vertex (n / 8
+// bytes zeroed). Graphs of up to 2^16 arcs are measured exactly.
 inline constexpr std::uint64_t kHopBfsArcBudget = std::uint64_t{1} << 16;
 
 struct GraphShape {

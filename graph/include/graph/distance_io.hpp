@@ -1,5 +1,6 @@
 // Distance files: one line per vertex, "id distance", ids as in the input
-// file (id_base added), -1 for unreachable; the format of ../shared/datasets/*.dist.
+// file (id_base added), -1 for unreachable; the format of the reference .dist
+// files that come with the real test graphs.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The metrics every printer and JSON writer uses, defined once (DESIGN.md):
+// The metrics every printer and JSON writer uses, defined once:
 //   MTEPS       = arcs leaving reached vertices / solve time / 1e6
 //                 (Gunrock v1's definition, so figures compare)
 //   work ratio  = relaxations / arcs leaving reached vertices

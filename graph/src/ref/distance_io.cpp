@@ -1,5 +1,5 @@
 // Distance files: "id distance" per line, '#' comment lines, -1 = unreachable
-// (the format of ../shared/datasets/*.dist and of `sssp --output`).
+// (the format of the test graphs' reference .dist files and of `sssp --output`).
 #include "graph/distance_io.hpp"
 
 #include <charconv>
