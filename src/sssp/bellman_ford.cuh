@@ -45,7 +45,6 @@ struct BfSink {
   Out out;
   __device__ __forceinline__ bool queued(std::uint32_t u) const { return out.queued(u); }
   __device__ __forceinline__ void improved(std::uint32_t v, typename Codec::Dist) const { out.push(v); }
-  __device__ __forceinline__ bool is_near(typename Codec::Dist) const { return true; }  // one bucket
 };
 
 // This round's frontier and output, read through volatile loads (the state
@@ -147,7 +146,7 @@ template <class Codec>
 __global__ void __launch_bounds__(kSmallBlock) bellman_ford_small(GraphView<typename Codec::Weight> g,
                                                                   label_t* labels, std::uint32_t* stamps,
                                                                   BellmanFordState* global_state, bool track_pred,
-                                                                  std::uint32_t max_arcs, int chain) {
+                                                                  std::uint32_t max_arcs) {
   extern __shared__ __align__(16) unsigned char narrow_smem[];
   auto& sh = *reinterpret_cast<NarrowShared<Codec>*>(narrow_smem);
   __shared__ BellmanFordState state;  // the block's copy while it runs (copy_state)
@@ -166,8 +165,7 @@ __global__ void __launch_bounds__(kSmallBlock) bellman_ford_small(GraphView<type
     if (count > kNarrowTile) break;
     const BfSink<Codec, SharedQueueAppender> sink{
         SharedQueueAppender{sh.queue[p ^ 1], &st->count[p ^ 1], &st->overflow}};
-    if (!narrow_relax<Codec>(g, labels, sh.queue[p], count, max_arcs, track_pred, sink, sh, &st->relaxations, chain))
-      break;
+    if (!narrow_relax<Codec>(g, labels, sh.queue[p], count, max_arcs, track_pred, sink, sh, &st->relaxations)) break;
     __syncthreads();
     if (threadIdx.x == 0) {
       if (count > 0) ++st->narrow_rounds;
@@ -240,7 +238,7 @@ StrategyStats run_bellman_ford(const Workspace<typename Codec::Weight>& ws, std:
   run_device_loop(d_state, h_state, ws.stream, [&] {
     if (ws.single_block_loop) {
       bellman_ford_small<Codec><<<1, kSmallBlock, sizeof(NarrowShared<Codec>), ws.stream>>>(
-          ws.graph, ws.labels, ws.stamps_a, d_state, ws.track_pred, ws.narrow_max_arcs, ws.narrow_chain);
+          ws.graph, ws.labels, ws.stamps_a, d_state, ws.track_pred, ws.narrow_max_arcs);
       SSSP_CHECK_LAUNCH("bellman_ford_small");
     }
     if (medium_grid > 0)

@@ -47,10 +47,7 @@ constexpr int kSmallBlock = SSSP_NARROW_BLOCK;                 // threads of the
 constexpr int kNarrowItemsPerThread = 2048 / kSmallBlock;
 constexpr std::uint32_t kNarrowTile = kSmallBlock * kNarrowItemsPerThread;  // frontier vertices per round
 constexpr std::uint32_t kNarrowMaxArcs = 8192;    // arcs per round, at most (the owner map's size)
-// Near-queue entries: a round's arcs (at most kNarrowMaxArcs) plus what its
-// chains may queue (kNarrowChainBudget, reserved per chain step).
-constexpr std::uint32_t kNarrowChainBudget = 4096;
-constexpr std::uint32_t kNarrowQueue = kNarrowMaxArcs + kNarrowChainBudget;
+constexpr std::uint32_t kNarrowQueue = kNarrowMaxArcs;  // near-queue entries (>= arcs per round and >= kSmallSplit)
 constexpr int kNarrowArcBatch = 4096 / kSmallBlock;  // arcs a thread loads before it issues their atomics
 static_assert(kNarrowTile < 65536, "owner entries are 16-bit");
 
@@ -82,92 +79,7 @@ struct NarrowShared {
   std::uint16_t owner[kNarrowMaxArcs];  // arc k of the round belongs to entry owner[k]
   std::uint32_t queue[2][kNarrowQueue];  // near queues, by parity
   std::uint32_t total;                   // arcs of the current round
-  int chain_budget;                      // queue entries the round's chains may still take
 };
-
-// Chains (GAP's bucket fusion, Beamer et al., at the level of a thread): a
-// thread that lowers the label of a near vertex keeps the first such vertex
-// and relaxes it itself, right away, instead of queueing it for the next
-// round, for up to `chain` steps per round. A step costs the vertex's
-// offsets (loaded with its label, which tells whether another thread has
-// lowered it since: then that thread owns it and the step is skipped), its
-// arcs and their atomics, without a block barrier; a round of the block costs
-// a scan and three barriers besides. The chain's last vertex, and every other
-// near vertex the thread improves, is queued as usual.
-constexpr int kDefaultNarrowChain = 8;
-// Chains only in rounds of at most this many vertices: a round lasts as long
-// as its longest chain, so chains pay where a round has too few vertices to
-// keep the block busy (andorra_osm, 7 per round: 1.6x faster at 8 to 16
-// steps) and cost where it has more (DE, 47 per round: 1.2x slower at 4
-// steps; docs/TUNING.md, "Chains in the narrow loop").
-constexpr std::uint32_t kChainMaxFrontier = 64;
-constexpr std::uint64_t kChainMaxDegree = 64;  // a chain step walks one vertex's arcs in one thread
-
-template <class Codec, class Sink>
-struct ChainSink {
-  using Dist = typename Codec::Dist;
-  const Sink* inner;
-  std::uint32_t* next;
-  Dist* next_dist;
-  __device__ __forceinline__ void improved(std::uint32_t v, Dist nd) const {
-    if (*next == kNoItem && inner->is_near(nd)) {
-      *next = v;
-      *next_dist = nd;
-      return;
-    }
-    inner->improved(v, nd);
-  }
-};
-
-// One chain step: relaxes the out-arcs of u, which this thread lowered to
-// du, unless its label has dropped below du since (then its improver owns
-// it). Each step first reserves one queue entry per arc from *budget, so the
-// round's queue cannot overflow; without room it returns false and leaves u
-// to the caller to queue. Adds the arcs examined to *arcs.
-template <class Codec, class Sink>
-__device__ __forceinline__ bool chain_step(const GraphView<typename Codec::Weight>& g, label_t* labels,
-                                           std::uint32_t u, typename Codec::Dist du, bool track_pred, const Sink& sink,
-                                           int* budget, unsigned long long* arcs) {
-  using Weight = typename Codec::Weight;
-  const label_t label = load_label(labels + u);
-  const std::uint64_t first = __ldg(g.offsets + u), end = __ldg(g.offsets + u + 1);
-  if (Codec::dist(label) < du) return true;  // lowered again: its improver relaxes it
-  const int degree = static_cast<int>(end - first);  // small: chains run on graphs of small degree only
-  if (degree > 0 && atomicSub(budget, degree) < degree) return false;
-  *arcs += end - first;
-  for (std::uint64_t e = first; e < end; e += kNarrowArcBatch) {
-    std::uint32_t v[kNarrowArcBatch];
-    Weight w[kNarrowArcBatch];
-#pragma unroll
-    for (int i = 0; i < kNarrowArcBatch; ++i) {
-      v[i] = kNoItem;
-      if (e + i < end) {
-        v[i] = __ldg(g.targets + e + i);
-        w[i] = __ldg(g.weights + e + i);
-      }
-    }
-    if (track_pred) {
-#pragma unroll
-      for (int i = 0; i < kNarrowArcBatch; ++i) {
-        if (v[i] == kNoItem) continue;
-        const auto nd = Codec::add(du, w[i]);
-        if (Codec::try_lower(labels + v[i], nd, u, true, false)) sink.improved(v[i], nd);
-      }
-    } else {
-      label_t old[kNarrowArcBatch], want[kNarrowArcBatch];
-#pragma unroll
-      for (int i = 0; i < kNarrowArcBatch; ++i) {
-        want[i] = Codec::no_label();
-        if (v[i] != kNoItem) want[i] = Codec::label_of(Codec::add(du, w[i]));
-        if (want[i] != Codec::no_label()) old[i] = atomicMin(labels + v[i], want[i]);
-      }
-#pragma unroll
-      for (int i = 0; i < kNarrowArcBatch; ++i)
-        if (want[i] != Codec::no_label() && Codec::lowers(want[i], old[i])) sink.improved(v[i], Codec::dist(want[i]));
-    }
-  }
-  return true;
-}
 
 // Relaxes frontier[0 .. count) (count <= kNarrowTile) when its arcs number at
 // most max_arcs (<= kNarrowMaxArcs); returns false, having written nothing,
@@ -178,11 +90,10 @@ template <class Codec, class Sink>
 __device__ bool narrow_relax(const GraphView<typename Codec::Weight>& g, label_t* labels,
                              const std::uint32_t* frontier, std::uint32_t count, std::uint32_t max_arcs,
                              bool track_pred, const Sink& sink, NarrowShared<Codec>& sh,
-                             unsigned long long* arcs_examined, int chain = 0) {
+                             unsigned long long* arcs_examined) {
   using Dist = typename Codec::Dist;
   using Weight = typename Codec::Weight;
   constexpr int kItems = kNarrowItemsPerThread;
-  if (count > kChainMaxFrontier) chain = 0;  // block-uniform
   // Step 1: label and offsets of this thread's entries (blocked: entries
   // threadIdx.x * kItems + i), all loads in flight together.
   std::uint32_t u[kItems], degree[kItems];
@@ -212,7 +123,6 @@ __device__ bool narrow_relax(const GraphView<typename Codec::Weight>& g, label_t
     __syncthreads();  // the scan storage is reused by the caller's next use
     return false;
   }
-  if (threadIdx.x == 0) sh.chain_budget = static_cast<int>(kNarrowQueue - total);  // read after the barrier below
   // Step 2: the owner map, then each thread's arcs.
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
@@ -224,9 +134,6 @@ __device__ bool narrow_relax(const GraphView<typename Codec::Weight>& g, label_t
     for (std::uint32_t k = 0; k < degree[i]; ++k) sh.owner[rank[i] + k] = static_cast<std::uint16_t>(j);
   }
   __syncthreads();
-  std::uint32_t next = kNoItem;  // this thread's chain (see ChainSink)
-  Dist next_dist = Dist();
-  const ChainSink<Codec, Sink> chain_sink{&sink, &next, &next_dist};
   for (std::uint32_t base = 0; base < total; base += kNarrowArcBatch * kSmallBlock) {
     std::uint32_t v[kNarrowArcBatch], src[kNarrowArcBatch];
     Weight w[kNarrowArcBatch];
@@ -250,9 +157,7 @@ __device__ bool narrow_relax(const GraphView<typename Codec::Weight>& g, label_t
       for (int i = 0; i < kNarrowArcBatch; ++i) {
         if (v[i] == kNoItem) continue;
         const Dist nd = Codec::add(du[i], w[i]);
-        if (Codec::try_lower(labels + v[i], nd, src[i], true, false)) {
-          if (chain > 0) chain_sink.improved(v[i], nd); else sink.improved(v[i], nd);
-        }
+        if (Codec::try_lower(labels + v[i], nd, src[i], true, false)) sink.improved(v[i], nd);
       }
     } else {
       label_t old[kNarrowArcBatch], want[kNarrowArcBatch];
@@ -263,32 +168,11 @@ __device__ bool narrow_relax(const GraphView<typename Codec::Weight>& g, label_t
         if (want[i] != Codec::no_label()) old[i] = atomicMin(labels + v[i], want[i]);
       }
 #pragma unroll
-      for (int i = 0; i < kNarrowArcBatch; ++i) {
-        if (want[i] == Codec::no_label() || !Codec::lowers(want[i], old[i])) continue;
-        if (chain > 0) chain_sink.improved(v[i], Codec::dist(want[i])); else sink.improved(v[i], Codec::dist(want[i]));
-      }
+      for (int i = 0; i < kNarrowArcBatch; ++i)
+        if (want[i] != Codec::no_label() && Codec::lowers(want[i], old[i])) sink.improved(v[i], Codec::dist(want[i]));
     }
   }
-  unsigned long long chain_arcs = 0;
-  for (int step = 0; step < chain && next != kNoItem; ++step) {
-    const std::uint32_t u_step = next;
-    const Dist d_step = next_dist;
-    next = kNoItem;
-    if (!chain_step<Codec>(g, labels, u_step, d_step, track_pred, chain_sink, &sh.chain_budget, &chain_arcs)) {
-      next = u_step;  // no room for its arcs this round: queued below
-      next_dist = d_step;
-      break;
-    }
-  }
-  if (next != kNoItem) sink.improved(next, next_dist);  // the chain's end joins the queue
-  if (chain == 0) {
-    if (threadIdx.x == 0) *arcs_examined += total;  // the caller's block owns this counter
-    return true;
-  }
-  // Chains examined arcs in many threads: one shared-memory atomic per warp.
-  if (threadIdx.x == 0) chain_arcs += total;
-  for (int off = 16; off > 0; off >>= 1) chain_arcs += __shfl_down_sync(0xFFFFFFFFu, chain_arcs, off);
-  if ((threadIdx.x & 31u) == 0 && chain_arcs != 0) atomicAdd(arcs_examined, chain_arcs);
+  if (threadIdx.x == 0) *arcs_examined += total;  // the caller's block owns this counter
   return true;
 }
 

@@ -391,7 +391,7 @@ template <class Codec>
 __global__ void __launch_bounds__(kSmallBlock) near_far_small(GraphView<typename Codec::Weight> g, label_t* labels,
                                                               std::uint32_t* stamps_near, std::uint32_t* stamps_far,
                                                               NearFarState<Codec>* global_state, bool track_pred,
-                                                              std::uint32_t max_arcs, int chain) {
+                                                              std::uint32_t max_arcs) {
   extern __shared__ __align__(16) unsigned char narrow_smem[];
   auto& sh = *reinterpret_cast<NarrowShared<Codec>*>(narrow_smem);
   __shared__ NearFarState<Codec> state;  // the block's copy while it runs (copy_state)
@@ -421,8 +421,7 @@ __global__ void __launch_bounds__(kSmallBlock) near_far_small(GraphView<typename
     if (count > kNarrowTile) break;
     const auto sink = near_far_sink(st, SharedQueueAppender{sh.queue[p ^ 1], &st->near_count[p ^ 1], &st->overflow},
                                     stamps_far);
-    if (!narrow_relax<Codec>(g, labels, sh.queue[p], count, max_arcs, track_pred, sink, sh, &st->relaxations, chain))
-      break;
+    if (!narrow_relax<Codec>(g, labels, sh.queue[p], count, max_arcs, track_pred, sink, sh, &st->relaxations)) break;
     __syncthreads();
     if (threadIdx.x == 0) {
       if (count > 0) ++st->narrow_rounds;
@@ -492,7 +491,7 @@ StrategyStats near_far_loop(const Workspace<typename Codec::Weight>& ws, Pause p
     for (int i = 0; i < batch; ++i) {
       if (ws.single_block_loop) {
         near_far_small<Codec><<<1, kSmallBlock, sizeof(NarrowShared<Codec>), ws.stream>>>(
-            ws.graph, ws.labels, ws.stamps_a, ws.stamps_b, d_state, ws.track_pred, ws.narrow_max_arcs, ws.narrow_chain);
+            ws.graph, ws.labels, ws.stamps_a, ws.stamps_b, d_state, ws.track_pred, ws.narrow_max_arcs);
         SSSP_CHECK_LAUNCH("near_far_small");
       }
       if (medium_grid > 0)

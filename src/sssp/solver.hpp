@@ -75,11 +75,6 @@ struct SolverOptions {
   // sm_90): fewer make each grid barrier cheaper and each round's bandwidth
   // lower.
   int wide_blocks_per_sm = 0;
-  // Chain steps per thread and round in the single-block loop: a thread
-  // relaxes a near vertex it improved at once instead of queueing it for
-  // the next round (narrow_relax.cuh), on graphs whose out-degrees are at
-  // most 64. 0: off; negative: the default.
-  int narrow_chain = -1;
   // Medium frontiers (up to 16384 vertices) on a persistent grid of one
   // block per SM, whose barriers cost less; false: the full grid only.
   bool medium_grid = true;

@@ -388,9 +388,6 @@ struct SolverImpl {
                                   std::to_string(options.wide_blocks_per_sm));
     ws.wide_blocks_per_sm = options.wide_blocks_per_sm;
     ws.medium_grid = options.medium_grid;
-    ws.narrow_chain = max_degree <= kChainMaxDegree
-                          ? (options.narrow_chain < 0 ? kDefaultNarrowChain : options.narrow_chain)
-                          : 0;
   }
 
   ~SolverImpl() {

@@ -58,7 +58,6 @@ struct Workspace {
   bool single_block_loop = true;  // small frontiers in the single-block loop (small_frontier.cuh)
   std::uint32_t narrow_max_arcs = kNarrowMaxArcs;  // arcs a round of the single-block loop may have
   int wide_blocks_per_sm = 0;  // persistent grid: blocks per SM at most (0: as many as fit)
-  int narrow_chain = 0;        // chain steps per thread and round in the single-block loop (narrow_relax.cuh)
   bool medium_grid = true;     // a one-block-per-SM persistent grid for medium frontiers (small_frontier.cuh)
   DegreeBins bins;  // degree-binned relax (binned_relax.cuh) when bins.enabled; overflow set per strategy
 };

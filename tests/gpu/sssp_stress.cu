@@ -471,7 +471,6 @@ struct Plan {
   std::uint32_t narrow_max_arcs = 0;
   bool persistent_grid = true;
   bool medium_grid = true;  // the one-block-per-SM grid for medium frontiers
-  int narrow_chain = -1;    // chain steps of the single-block loop (-1: default)
 };
 
 template <class Weight>
@@ -531,8 +530,6 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
   plan.narrow_max_arcs = kNarrowLimits[rng.between(0, 6)];
   plan.persistent_grid = rng.between(0, 3) != 0;
   plan.medium_grid = rng.between(0, 2) != 0;
-  constexpr int kChains[] = {-1, -1, 0, 1, 3, 32};
-  plan.narrow_chain = kChains[rng.between(0, 5)];
   plan.sources = draw_sources(g, rng);
   plan.predecessor_configs = static_cast<std::uint32_t>(rng.below(1u << kNumConfigs));
 
@@ -545,8 +542,7 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
     << to_string(profile) << (std::is_same_v<Weight, float> && profile != WeightProfile::FloatUnit ? "/7" : "")
     << (wide_labels ? " (64-bit labels)" : "") << " delta=" << to_string(delta_kind) << ":" << plan.delta
     << " B=" << plan.buckets << " narrow_max_arcs=" << plan.narrow_max_arcs
-    << " persistent=" << (plan.persistent_grid ? "on" : "off") << " medium=" << (plan.medium_grid ? "on" : "off")
-    << " chain=" << plan.narrow_chain;
+    << " persistent=" << (plan.persistent_grid ? "on" : "off") << " medium=" << (plan.medium_grid ? "on" : "off");
   plan.description = s.str();
   return plan;
 }
@@ -616,7 +612,6 @@ int check_config(const graph::Csr<Weight>& g, const Plan& plan, const RelaxConfi
   options.narrow_max_arcs = plan.narrow_max_arcs;
   options.persistent_grid = plan.persistent_grid;
   options.medium_grid = plan.medium_grid;
-  options.narrow_chain = plan.narrow_chain;
 
   std::unique_ptr<sssp::GpuSolver<Weight>> solver;
   try {

@@ -91,7 +91,6 @@ struct Case {
   bool persistent_grid = true;
   std::uint32_t narrow_max_arcs = 0;  // 0: the solver's default
   bool medium_grid = true;
-  int narrow_chain = -1;  // -1: the solver's default
 };
 
 // The relax configurations every case runs under.
@@ -119,7 +118,6 @@ void check_all(const Csr<Weight>& g, const std::vector<vertex_id>& sources, cons
       opts.persistent_grid = c.persistent_grid;
       opts.narrow_max_arcs = c.narrow_max_arcs;
       opts.medium_grid = c.medium_grid;
-      opts.narrow_chain = c.narrow_chain;
       sssp::GpuSolver<Weight> solver(g, opts);
       EXPECT_EQ(solver.load_balance(), mode.load_balance) << name;
       for (const vertex_id s : sources) {
@@ -287,23 +285,6 @@ TEST(SsspRandomGraphs, BinnedWithoutPersistentGrid) {
   c.persistent_grid = false;
   check_all(generated("rmat:12:16", "random:1:1000", 13), {0, 77}, "no-persistent rmat:12:16", c);
   check_all(generated("grid:30:50", "random:0:20", 13), {5}, "no-persistent grid:30:50", c);
-}
-
-// Chains of the single-block loop (a thread relaxing the near vertex it just
-// improved): off, one step, a few, and so many that the round's queue budget
-// stops them; zero weights make chains revisit vertices at equal distance.
-TEST(SsspRandomGraphs, NarrowChains) {
-  SKIP_IF_NO_GPU();
-  for (const int chain : {0, 1, 3, 64}) {
-    Case c;
-    c.narrow_chain = chain;
-    const std::string tag = " chain " + std::to_string(chain);
-    check_all(generated("grid:60:80", "random:0:40", 51), {0, 4000}, "grid:60:80" + tag, c);
-    check_all(to_float(generated("urand:5000:3", "random:1:100", 52)), {3}, "urand float" + tag, c);
-    Case wide = c;
-    wide.delta = 1e9;  // one phase: every improvement is near, chains run longest
-    check_all(generated("grid:40:40", "random:1:1000", 53), {7}, "grid one phase" + tag, wide);
-  }
 }
 
 // The full persistent grid alone (no medium grid), and the medium grid

@@ -38,7 +38,6 @@ struct Config {
   std::uint32_t narrow_max_arcs = 0;
   int wide_blocks_per_sm = 0;
   bool medium_grid = true;
-  int narrow_chain = -1;
 };
 
 struct Args {
@@ -108,13 +107,6 @@ Args parse(int argc, char** argv) {
         c.name = "wide " + s + "/SM";
         a.configs.push_back(c);
       }
-    } else if (arg == "--chain") {
-      for (const auto& s : split_commas(value())) {
-        Config c;
-        c.narrow_chain = std::atoi(s.c_str());
-        c.name = "chain " + s;
-        a.configs.push_back(c);
-      }
     } else if (arg == "--load-balance") {
       a.load_balance = sssp::parse_load_balance(value());
     } else if (arg == "--help" || arg == "-h") {
@@ -162,7 +154,6 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
       opts.narrow_max_arcs = c.narrow_max_arcs;
       opts.wide_blocks_per_sm = c.wide_blocks_per_sm;
       opts.medium_grid = c.medium_grid;
-      opts.narrow_chain = c.narrow_chain;
       sssp::GpuSolver<Weight> solver(g, opts);
       const auto warm = solver.solve(source, strategy);
       bool exact = warm.distances == want;
