@@ -11,7 +11,8 @@
 # Parts, one sssp_bench run and one file set each:
 #   main     sssp.json       R-MAT scale 20-22 (quick: 18-20), grids 1024^2 and 2048^2
 #                            (quick: 1024^2), uniform random 2^20-2^22 (quick: 2^18-2^20),
-#                            and the shared real graphs; CPU delta-stepping alongside
+#                            and the shared real graphs; CPU delta-stepping alongside, at
+#                            its best delta per graph (--cpu-delta-c: a short probe)
 #   large    sssp_large.json R-MAT scale 23 and 24, a 4096 x 4096 grid, uniform random 2^23
 #                            (full mode only; 3 timed runs)
 #   balance  sssp_load_balance.json  three-stage, binned and merge-path relax on R-MAT,
@@ -50,6 +51,9 @@ data="${SSSP_DATASETS:-$(cd "$bench_root/.." && pwd)/shared/datasets}"
 downloads="${SSSP_DOWNLOADS:-$bench_root/datasets/downloads}"
 
 common=(--weights random:1:1000 --seed 1)
+# The CPU baseline at its best delta per graph: auto_delta_cpu or c * mean
+# weight / mean degree for these c, whichever a short probe finds fastest.
+cpu_best=(--cpu-delta-c 1,2,4,8,16,32)
 paper_rmat=0.5:0.1:0.1:0.3
 if [ "$mode" = quick ]; then
   runs="${SSSP_BENCH_RUNS:-3}"
@@ -120,11 +124,11 @@ generate_args() { for g in "$@"; do printf '%s\n' --generate "$g"; done; }
 
 if want main; then
   mapfile -t gen_args < <(generate_args "${generate[@]}")
-  run sssp "${common[@]}" --runs "$runs" "${gen_args[@]}" "${graphs[@]}"
+  run sssp "${common[@]}" "${cpu_best[@]}" --runs "$runs" "${gen_args[@]}" "${graphs[@]}"
 fi
 if want large && [ "$mode" = full ]; then
   mapfile -t gen_args < <(generate_args "${large_generate[@]}")
-  run sssp_large "${common[@]}" --runs "${SSSP_BENCH_RUNS:-3}" "${gen_args[@]}"
+  run sssp_large "${common[@]}" "${cpu_best[@]}" --runs "${SSSP_BENCH_RUNS:-3}" "${gen_args[@]}"
 fi
 if want balance && [ "$mode" = full ]; then
   mapfile -t gen_args < <(generate_args "${balance_generate[@]}")

@@ -134,9 +134,10 @@ def sssp_section(doc, data, meta, rel_plot, plots):
             f"{data.get('runs', '?')} timed solves (CUDA events around the solve only; loading and upload excluded). "
             "MTEPS = arcs leaving reached vertices / solve time (Gunrock's definition); work ratio = arcs relaxed / "
             "arcs leaving reached vertices (1.0 = Dijkstra). GPU delta = 32 x mean weight / mean degree (Davidson et al.) "
-            "unless swept; the CPU delta-stepping runs at its own rule (graph::auto_delta_cpu, within 1.15x of its "
-            "best swept delta on the graph classes it was validated on), shown in its rows. Every GPU result is "
-            "compared with the CPU delta-stepping's distances.", "")
+            "unless swept; the CPU delta-stepping runs at its best delta per graph (the fastest of "
+            "graph::auto_delta_cpu and c x mean weight / mean degree for c = 1, 2, 4, 8, 16, 32 in a 3-solve "
+            "probe; `delta_choice` in the JSON), shown in its rows. Every GPU result is compared with the CPU "
+            "delta-stepping's distances.", "")
 
     doc.add("### Graphs and weights", "")
     rows_out = []

@@ -53,6 +53,9 @@ struct Config {
   bool predecessors = false;
   double delta = 0;  // 0: auto
   std::vector<double> delta_c{32.0};  // auto delta = c * mean weight / mean degree, one row set per c
+  // The CPU baseline's delta: graph::auto_delta_cpu, or with these c values
+  // also c * mean weight / mean degree each, the fastest of them on a probe.
+  std::vector<double> cpu_delta_c;
   std::vector<sssp::Strategy> strategies = sssp::all_strategies();
   std::uint32_t buckets = 10;
   // Relax load balancing, one solver (and row set) per entry; the rows name
@@ -64,6 +67,7 @@ struct Config {
 
 struct Row {
   std::string graph, method, load_balance;
+  std::string delta_choice;  // CPU rows: how the delta was chosen
   double heavy_arc_share = 0;
   std::uint64_t vertices = 0, arcs = 0;
   double delta = 0;
@@ -131,7 +135,38 @@ void bench_delta(const std::string& name, const graph::Csr<Weight>& g, double lo
   // CPU delta-stepping: the reference distances (once) and the CPU baseline,
   // at the CPU's own delta rule (graph::auto_delta_cpu) unless --delta is
   // given: the GPU's rule (c = 32) costs the CPU up to 4x.
-  const double cpu_delta = cfg.delta > 0 ? cfg.delta : graph::auto_delta_cpu(g);
+  // With --cpu-delta-c the CPU runs at its best delta instead: each
+  // candidate (the rule and c * mean weight / mean degree for each c) is
+  // probed with 3 solves from the first source after a warm-up, and the
+  // fastest median wins.
+  double cpu_delta = cfg.delta > 0 ? cfg.delta : graph::auto_delta_cpu(g);
+  std::string cpu_delta_choice = cfg.delta > 0 ? "given" : "auto_delta_cpu";
+  if (cfg.cpu && cfg.delta <= 0 && !cfg.cpu_delta_c.empty()) {
+    std::vector<std::pair<double, std::string>> candidates{{cpu_delta, cpu_delta_choice}};
+    for (const double c : cfg.cpu_delta_c) {
+      std::ostringstream how;
+      how << "best of " << cfg.cpu_delta_c.size() + 1 << ": c=" << c;
+      candidates.emplace_back(graph::auto_delta(g, c), how.str());
+    }
+    candidates.front().second = "best of " + std::to_string(candidates.size()) + ": auto_delta_cpu";
+    double best_ms = 0;
+    for (const auto& [d, how] : candidates) {
+      (void)graph::delta_stepping(g, sources.front(), d, threads, nullptr);  // warm-up
+      std::vector<double> probe;
+      for (int r = 0; r < 3; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        (void)graph::delta_stepping(g, sources.front(), d, threads, nullptr);
+        probe.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      }
+      const double m = median(probe);
+      if (best_ms == 0 || m < best_ms) {
+        best_ms = m;
+        cpu_delta = d;
+        cpu_delta_choice = how;
+      }
+    }
+    std::cerr << "   cpu delta " << cpu_delta << " (" << cpu_delta_choice << ", probe " << best_ms << " ms)\n";
+  }
   std::vector<double> cpu_ms;
   std::uint64_t cpu_relaxations = 0;
   for (std::size_t i = 0; i < sources.size(); ++i) {
@@ -166,6 +201,7 @@ void bench_delta(const std::string& name, const graph::Csr<Weight>& g, double lo
     row.vertices = g.num_vertices;
     row.arcs = g.num_arcs();
     row.delta = cpu_delta;
+    row.delta_choice = cpu_delta_choice;
     row.median_ms = median(cpu_ms);
     row.min_ms = *std::min_element(cpu_ms.begin(), cpu_ms.end());
     row.max_ms = *std::max_element(cpu_ms.begin(), cpu_ms.end());
@@ -315,6 +351,7 @@ nlohmann::json to_json(const std::vector<Row>& rows, const Config& cfg) {
                            {"vertices", r.vertices},
                            {"arcs", r.arcs},
                            {"delta", r.delta},
+                           {"delta_choice", r.delta_choice},
                            {"buckets", r.buckets},
                            {"median_ms", r.median_ms},
                            {"min_ms", r.min_ms},
@@ -351,6 +388,9 @@ int main(int argc, char** argv) {
       ("sources", po::value(&cfg.sources), "random sources (with out-arcs) per graph")
       ("cpu-threads", po::value(&cfg.cpu_threads), "threads of the CPU delta-stepping (0: all)")
       ("no-cpu", "skip timing the CPU delta-stepping (it still provides the reference)")
+      ("cpu-delta-c", po::value<std::string>(),
+       "comma-separated c values: the CPU baseline runs at the fastest of auto_delta_cpu and "
+       "c * mean weight / mean degree for each c (a short probe per graph)")
       ("predecessors", "also compute and check shortest-path trees")
       ("delta", po::value(&cfg.delta), "bucket width (default: auto)")
       ("buckets", po::value(&cfg.buckets), "buckets of the bucketing strategies")
@@ -384,6 +424,12 @@ int main(int argc, char** argv) {
       cfg.delta_c.clear();
       for (const auto& c : split(vm["delta-c"].as<std::string>())) cfg.delta_c.push_back(std::stod(c));
     }
+    if (vm.count("cpu-delta-c"))
+      for (const auto& c : split(vm["cpu-delta-c"].as<std::string>())) {
+        const double v = std::stod(c);
+        if (!(v > 0)) throw std::invalid_argument("--cpu-delta-c: values must be positive, got " + c);
+        cfg.cpu_delta_c.push_back(v);
+      }
     if (vm.count("load-balance")) {
       cfg.load_balances.clear();
       for (const auto& name : split(vm["load-balance"].as<std::string>()))
