@@ -197,7 +197,7 @@ SolveFunction<Weight> Runner<Weight>::make_solver(Algorithm a, graph::vertex_id 
   if (runs_on_gpu(a)) {
     const sssp::Strategy strategy = to_gpu_strategy(a);
     return [gpu, source, strategy, a, delta]() {
-      sssp::SolveResult<Weight> r = gpu->solve(source, strategy);
+      sssp::SolveResult<Weight> r = gpu->solve(source, strategy, delta);
       SolveOutcome<Weight> outcome;
       outcome.distances = std::move(r.distances);
       outcome.predecessors = std::move(r.predecessors);
@@ -339,9 +339,10 @@ int Runner<Weight>::run() {
   const bool any_gpu = std::any_of(algorithms_.begin(), algorithms_.end(), runs_on_gpu);
   // References are kept across deltas only when a sweep needs them again.
   std::map<graph::vertex_id, std::vector<Dist>> reference_cache;
+  // One solver (one upload and inspection of the graph) for every delta.
+  std::unique_ptr<sssp::GpuSolver<Weight>> gpu;
   for (const double d : deltas) {
-    std::unique_ptr<sssp::GpuSolver<Weight>> gpu;
-    if (any_gpu) {
+    if (any_gpu && !gpu) {
       sssp::SolverOptions so;
       so.delta = d;
       so.buckets = o_.buckets;

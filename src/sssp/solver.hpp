@@ -52,7 +52,7 @@ const char* to_string(LoadBalance b);
 LoadBalance parse_load_balance(const std::string& name);
 
 struct SolverOptions {
-  double delta = 0;            // bucket width; must be > 0 (the caller resolves "auto")
+  double delta = 0;            // bucket width for solve(source, strategy): > 0 there (the caller resolves "auto")
   std::uint32_t buckets = 10;  // bucketing strategies: number of buckets B
   bool predecessors = false;   // also compute a shortest-path tree
   int device = 0;              // CUDA device ordinal
@@ -133,7 +133,10 @@ class GpuSolver {
   // checked before allocation; graph_device_bytes() is the CSR's share.
   std::uint64_t device_bytes() const;
   std::uint64_t graph_device_bytes() const;
+  // Solves with SolverOptions::delta.
   SolveResult<Weight> solve(graph::vertex_id source, Strategy strategy);
+  // Solves with this delta (> 0 and finite): one upload serves a delta sweep.
+  SolveResult<Weight> solve(graph::vertex_id source, Strategy strategy, double delta);
 
  private:
   struct Impl;

@@ -396,42 +396,43 @@ struct SolverImpl {
     if (stream) cudaStreamDestroy(stream);
   }
 
-  SolveResult<Weight> solve(graph::vertex_id source, Strategy strategy) {
+  SolveResult<Weight> solve(graph::vertex_id source, Strategy strategy, double delta) {
     if (source >= n)
       throw std::out_of_range("sssp: source vertex " + std::to_string(source) + " is out of range (the graph has " +
                               std::to_string(n) + " vertices, numbered from 0 here)");
-    if (!(options.delta > 0) || !std::isfinite(options.delta))
-      throw std::invalid_argument("sssp: delta must be a positive number, got " + std::to_string(options.delta));
+    if (!(delta > 0) || !std::isfinite(delta))
+      throw std::invalid_argument("sssp: delta must be a positive number, got " + std::to_string(delta));
     if ((strategy == Strategy::BucketSort || strategy == Strategy::BucketMultisplit) &&
         (options.buckets < 2 || options.buckets > kMaxBuckets))
       throw std::invalid_argument("sssp: the number of buckets must be in 2.." + std::to_string(kMaxBuckets) +
                                   ", got " + std::to_string(options.buckets));
     SSSP_CUDA_CHECK(cudaSetDevice(options.device));
     if constexpr (std::is_same_v<Weight, float>) {
-      return run<PackedCodec<float>>(source, strategy);
+      return run<PackedCodec<float>>(source, strategy, delta);
     } else {
-      return packed ? run<PackedCodec<std::uint32_t>>(source, strategy) : run<WideCodec>(source, strategy);
+      return packed ? run<PackedCodec<std::uint32_t>>(source, strategy, delta)
+                    : run<WideCodec>(source, strategy, delta);
     }
   }
 
   template <class Codec>
-  typename Codec::Delta codec_delta() const {
+  static typename Codec::Delta codec_delta(double delta) {
     if constexpr (std::is_same_v<typename Codec::Delta, float>) {
-      const float d = static_cast<float>(options.delta);
+      const float d = static_cast<float>(delta);
       return d > 0 ? d : std::numeric_limits<float>::denorm_min();
     } else {
       // Integer distances: whole-number buckets, at least 1 (and small enough
       // that thresholds never overflow).
-      const double d = std::floor(options.delta);
+      const double d = std::floor(delta);
       if (d < 1) return 1;
       return d > 4.6e18 ? static_cast<std::uint64_t>(4.6e18) : static_cast<std::uint64_t>(d);
     }
   }
 
   template <class Codec>
-  SolveResult<Weight> run(std::uint32_t source, Strategy strategy) {
+  SolveResult<Weight> run(std::uint32_t source, Strategy strategy, double requested_delta) {
     ws.track_pred = options.predecessors;
-    const auto delta = codec_delta<Codec>();
+    const auto delta = codec_delta<Codec>(requested_delta);
     SSSP_CUDA_CHECK(cudaEventRecord(start, stream));
     init_labels<Codec><<<grid_for(n, 256, ws.stream_grid), 256, 0, stream>>>(ws.labels, n, source);
     SSSP_CHECK_LAUNCH("init_labels");
@@ -528,7 +529,12 @@ double GpuSolver<Weight>::heavy_arc_share() const {
 
 template <class Weight>
 SolveResult<Weight> GpuSolver<Weight>::solve(graph::vertex_id source, Strategy strategy) {
-  return impl_->solve(source, strategy);
+  return impl_->solve(source, strategy, impl_->options.delta);
+}
+
+template <class Weight>
+SolveResult<Weight> GpuSolver<Weight>::solve(graph::vertex_id source, Strategy strategy, double delta) {
+  return impl_->solve(source, strategy, delta);
 }
 
 }  // namespace sssp

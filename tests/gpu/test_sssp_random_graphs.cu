@@ -328,6 +328,28 @@ TEST(SsspRandomGraphs, ManyRegimeTransitions) {
   }
 }
 
+// One solver, many deltas: solve(source, strategy, delta) overrides
+// SolverOptions::delta per call, and refuses a delta that is not positive.
+TEST(SsspSolver, DeltaIsASolveArgument) {
+  SKIP_IF_NO_GPU();
+  const auto g = generated("grid:30:40", "random:1:100", 61);
+  const auto want = graph::dijkstra(g, 0);
+  sssp::SolverOptions opts;
+  opts.delta = 50;
+  sssp::GpuSolver<std::uint32_t> solver(g, opts);
+  for (const double delta : {1.0, 7.0, 50.0, 1e6}) {
+    for (const sssp::Strategy strategy : sssp::all_strategies()) {
+      const auto got = solver.solve(0, strategy, delta);
+      expect_distances<std::uint32_t>(want, got.distances, std::string(sssp::to_string(strategy)) + " delta " +
+                                                               std::to_string(delta));
+      EXPECT_EQ(got.delta, delta) << sssp::to_string(strategy);
+    }
+  }
+  EXPECT_EQ(solver.solve(0, sssp::Strategy::NearFar).delta, 50.0);
+  EXPECT_THROW(solver.solve(0, sssp::Strategy::NearFar, 0.0), std::invalid_argument);
+  EXPECT_THROW(solver.solve(0, sssp::Strategy::NearFar, -3.0), std::invalid_argument);
+}
+
 TEST(SsspSolver, LoadBalanceChoice) {
   SKIP_IF_NO_GPU();
   EXPECT_STREQ(sssp::to_string(sssp::LoadBalance::Binned), "binned");
