@@ -373,6 +373,9 @@ int Runner<Weight>::run() {
         }
       }
       for (const Algorithm a : algorithms_) {
+        // A sweep runs the strategies that ignore delta (bellman-ford,
+        // dijkstra) once, with the first delta, beside the swept ones.
+        if (!uses_delta(a) && d != deltas.front()) continue;
         RunRecord identity;
         identity.strategy = to_string(a);
         identity.device = runs_on_gpu(a) ? "gpu" : "cpu";

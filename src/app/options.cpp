@@ -115,9 +115,11 @@ po::options_description make_description() {
       ("device", po::value<std::string>()->value_name("D"),
        "gpu|cpu|auto (default auto: gpu when one is usable, else cpu, and says so)")
       ("delta", po::value<std::string>()->value_name("auto|VALUE"),
-       "bucket width; auto = 32 x mean weight / mean out-degree (default auto)")
+       "bucket width; auto = 32 x mean weight / mean out-degree on the GPU, the CPU's own rule "
+       "(graph::auto_delta_cpu) on the CPU (default auto)")
       ("delta-sweep", po::value<std::string>()->implicit_value("")->value_name("[LIST]"),
-       "run the delta-dependent strategies for several deltas and print time and work per delta; "
+       "run the delta-dependent strategies for several deltas and print time and work per delta "
+       "(strategies that ignore delta, bellman-ford and dijkstra, run once beside them); "
        "LIST holds values (250) or multiples of the auto delta (0.5x); "
        "default 0.125x,0.25x,0.5x,1x,2x,4x,8x")
       ("buckets", po::value<std::string>()->value_name("B"), "bucketing strategies: number of buckets, 2 to 4096 (default 10)")
@@ -403,7 +405,7 @@ std::vector<Algorithm> resolve_algorithms(const AppOptions& options, DeviceKind 
       // On gpu, Dijkstra is only the validation reference; CPU delta-stepping
       // stays as the baseline every speedup is measured against.
       const bool wanted = device == DeviceKind::Gpu ? a != Algorithm::Dijkstra : !runs_on_gpu(a);
-      if (wanted && (!options.delta_sweep || uses_delta(a))) algorithms.push_back(a);
+      if (wanted) algorithms.push_back(a);  // in a sweep, delta-free ones run once (app.cpp)
     }
     return algorithms;
   }
@@ -413,9 +415,14 @@ std::vector<Algorithm> resolve_algorithms(const AppOptions& options, DeviceKind 
     if (device == DeviceKind::Cpu && runs_on_gpu(a))
       throw UsageError(std::string("--strategy ") + to_string(a) +
                        " needs a GPU, and this run uses the CPU (CPU strategies: delta-stepping, dijkstra)");
-    if (options.delta_sweep && !uses_delta(a))
-      throw UsageError(std::string("--delta-sweep: strategy ") + to_string(a) + " does not use delta");
   }
+  // Strategies that ignore delta run once in a sweep, but a sweep of
+  // nothing but them would sweep nothing.
+  if (options.delta_sweep && std::none_of(algorithms.begin(), algorithms.end(), [](Algorithm a) {
+        return a == Algorithm::Auto || uses_delta(a);
+      }))
+    throw UsageError("--delta-sweep: none of the strategies uses delta (" + std::string(to_string(algorithms.front())) +
+                     (algorithms.size() > 1 ? ", ..." : "") + ")");
   return algorithms;
 }
 

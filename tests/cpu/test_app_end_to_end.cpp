@@ -228,6 +228,26 @@ TEST_F(AppEndToEnd, DeltaAutoIsTheLibraryChoiceAndValuesOverride) {
   EXPECT_DOUBLE_EQ(j.at("results")[0].at("delta").get<double>(), 7.5);
 }
 
+// A sweep that mixes strategies: delta-stepping runs at every delta,
+// Dijkstra (which ignores delta) once.
+TEST_F(AppEndToEnd, DeltaSweepRunsDeltaFreeStrategiesOnce) {
+  const std::string json_file = path("mixed.json");
+  const Result r = run({"--generate", "grid:8:9", "--device", "cpu", "--strategy", "dijkstra,delta-stepping",
+                        "--delta-sweep=0.5x,2x,9", "--validate", "--json", json_file});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = read_json(json_file);
+  ASSERT_EQ(j.at("results").size(), 4u);
+  int dijkstra = 0, delta_stepping = 0;
+  for (const auto& res : j.at("results")) {
+    const std::string s = res.at("strategy").get<std::string>();
+    if (s == "dijkstra") ++dijkstra;
+    if (s == "delta-stepping") ++delta_stepping;
+  }
+  EXPECT_EQ(dijkstra, 1);
+  EXPECT_EQ(delta_stepping, 3);
+  EXPECT_TRUE(contains(r.out, "delta sweep")) << r.out;
+}
+
 TEST_F(AppEndToEnd, DeltaSweepRunsEachDelta) {
   const std::string json_file = path("sweep.json");
   const Result r = run({"--generate", "grid:6:6", "--device", "cpu", "--delta-sweep=0.5x,2x,100", "--validate",

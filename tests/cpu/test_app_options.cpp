@@ -325,13 +325,17 @@ TEST(AppOptions, StrategyResolutionPerDevice) {
                Algorithm::DeltaStepping}));
   EXPECT_EQ(app::resolve_algorithms(parse({"--strategy", "all"}), DeviceKind::Cpu),
             (V{Algorithm::DeltaStepping, Algorithm::Dijkstra}));
-  // A sweep keeps only what depends on delta.
+  // A sweep keeps every strategy; those that ignore delta run once (app.cpp).
   EXPECT_EQ(app::resolve_algorithms(parse({"--strategy", "all", "--delta-sweep"}), DeviceKind::Gpu),
-            (V{Algorithm::NearFar, Algorithm::BucketSort, Algorithm::BucketMultisplit, Algorithm::DeltaStepping}));
+            (V{Algorithm::NearFar, Algorithm::BucketSort, Algorithm::BucketMultisplit, Algorithm::BellmanFord,
+               Algorithm::DeltaStepping}));
   EXPECT_EQ(app::resolve_algorithms(parse({"--strategy", "all", "--delta-sweep"}), DeviceKind::Cpu),
-            V{Algorithm::DeltaStepping});
+            (V{Algorithm::DeltaStepping, Algorithm::Dijkstra}));
+  EXPECT_EQ(app::resolve_algorithms(parse({"--strategy", "bellman-ford,near-far", "--delta-sweep"}), DeviceKind::Gpu),
+            (V{Algorithm::BellmanFord, Algorithm::NearFar}));
   EXPECT_EQ(app::resolve_algorithms(parse({"--strategy", "dijkstra"}), DeviceKind::Gpu), V{Algorithm::Dijkstra});
-  // A GPU strategy when auto fell back to the CPU, and a sweep of a delta-free strategy.
+  // A GPU strategy when auto fell back to the CPU, and a sweep of nothing
+  // but delta-free strategies.
   EXPECT_THROW(app::resolve_algorithms(parse({"--strategy", "near-far"}), DeviceKind::Cpu), UsageError);
   EXPECT_THROW(app::resolve_algorithms(parse({"--strategy", "dijkstra", "--delta-sweep"}), DeviceKind::Cpu),
                UsageError);
