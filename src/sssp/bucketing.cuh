@@ -42,12 +42,7 @@
 #include "sssp/relax.cuh"
 #include "sssp/workspace.cuh"
 
-#if __has_include(<multisplit/multisplit.cuh>)
 #include <multisplit/multisplit.cuh>
-#define SSSP_HAVE_MULTISPLIT 1
-#else
-#define SSSP_HAVE_MULTISPLIT 0
-#endif
 
 namespace sssp::detail {
 
@@ -191,23 +186,15 @@ std::size_t bucketing_temp_bytes(std::uint64_t max_items, std::uint32_t windows,
                                                     static_cast<int>(bits_for(windows + 1))));
     return bytes;
   }
-#if SSSP_HAVE_MULTISPLIT
   SSSP_CUDA_CHECK(multisplit::split_keys(nullptr, bytes, static_cast<const std::uint32_t*>(nullptr),
                                          static_cast<std::uint32_t*>(nullptr), static_cast<std::uint32_t>(max_items),
                                          windows + 1, DistanceBuckets<Codec>{}, static_cast<std::uint32_t*>(nullptr)));
-#else
-  (void)windows;
-#endif
   return bytes;
 }
 
 template <class Codec>
 StrategyStats run_bucketing(const Workspace<typename Codec::Weight>& ws, std::uint32_t source,
                             typename Codec::Delta delta, std::uint32_t windows, bool use_multisplit) {
-#if !SSSP_HAVE_MULTISPLIT
-  if (use_multisplit)
-    throw std::runtime_error("sssp: bucket-multisplit is not available: this build has no multisplit library");
-#endif
   using State = NearFarState<Codec>;
   static_assert(sizeof(State) <= kStateBytes);
   auto* d_state = static_cast<State*>(ws.state);
@@ -246,11 +233,9 @@ StrategyStats run_bucketing(const Workspace<typename Codec::Weight>& ws, std::ui
       set_base_bucket<Codec><<<1, 1, 0, ws.stream>>>(d_state);
       SSSP_CHECK_LAUNCH("set_base_bucket");
       if (use_multisplit) {
-#if SSSP_HAVE_MULTISPLIT
         std::size_t temp_bytes = ws.temp_bytes;
         SSSP_CUDA_CHECK(multisplit::split_keys(ws.temp, temp_bytes, static_cast<const std::uint32_t*>(in), out, n,
                                                windows + 1, bucket, ws.bucket_offsets, ws.stream));
-#endif
       } else {
         SSSP_CUDA_CHECK(cudaMemsetAsync(ws.bucket_offsets, 0, (windows + 2) * sizeof(std::uint32_t), ws.stream));
         label_buckets<Codec><<<grid, 256, (windows + 1) * sizeof(std::uint32_t), ws.stream>>>(
