@@ -47,6 +47,8 @@
 #include "graph/load.hpp"
 #include "graph/metrics.hpp"
 #include "graph/reference.hpp"
+#include "graph/timing.hpp"
+#include "graph/verify.hpp"
 #include "graph/weights.hpp"
 
 namespace po = boost::program_options;
@@ -93,25 +95,6 @@ T parse_number(const std::string& text, const char* option) {
   return value;
 }
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
-// One warm-up call, then `runs` timed calls; returns the times in ms.
-template <class Solve>
-std::vector<double> time_runs(int runs, Solve solve) {
-  solve();
-  std::vector<double> times_ms;
-  for (int r = 0; r < runs; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    solve();
-    times_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-  }
-  return times_ms;
-}
-
 // A vertex with out-arcs, chosen from the seed (GAP also picks random
 // non-isolated sources): vertex 0 of a permuted R-MAT graph is often isolated.
 template <class Weight>
@@ -125,30 +108,12 @@ graph::vertex_id pick_source(const graph::Csr<Weight>& g, std::uint64_t seed) {
   return 0;
 }
 
-// Integer weights must match exactly; float within relative 1e-6 (another
-// relaxation order can round along another, equally short path).
-template <class Dist>
-std::uint64_t count_mismatches(const std::vector<Dist>& expected, const std::vector<Dist>& actual) {
-  std::uint64_t bad = 0;
-  for (std::size_t v = 0; v < expected.size(); ++v) {
-    if constexpr (std::is_floating_point_v<Dist>) {
-      if (std::isinf(expected[v]) || std::isinf(actual[v])) {
-        bad += std::isinf(expected[v]) != std::isinf(actual[v]);
-      } else {
-        bad += std::fabs(expected[v] - actual[v]) > 1e-6 * std::max<Dist>(1, expected[v]);
-      }
-    } else {
-      bad += expected[v] != actual[v];
-    }
-  }
-  return bad;
-}
-
 void print_row(const char* solver, int threads, const std::vector<double>& times_ms, double mteps,
                double speedup, const std::string& delta, const std::string& rule, std::uint64_t phases, double work,
                const std::string& check) {
+  const graph::TimingSummary t = graph::summarize_times(times_ms);
   std::printf("  %-15s %7d %10.3f %10.3f %9.1f %8.2fx %10s %8s %9llu %6.2f  %s\n", solver, threads,
-              median(times_ms), *std::min_element(times_ms.begin(), times_ms.end()), mteps, speedup, delta.c_str(),
+              t.median_ms, t.min_ms, mteps, speedup, delta.c_str(),
               rule.c_str(), static_cast<unsigned long long>(phases), work, check.c_str());
 }
 
@@ -192,9 +157,9 @@ json bench_graph(const std::string& name, const graph::Csr<Weight>& g, graph::ve
   std::vector<graph::distance_t<Weight>> reference;
   graph::CpuSolveStats dijkstra_stats;
   const auto dijkstra_ms =
-      time_runs(options.runs, [&] { reference = graph::dijkstra(g, source, nullptr, &dijkstra_stats); });
+      graph::time_runs(options.runs, [&] { reference = graph::dijkstra(g, source, nullptr, &dijkstra_stats); });
   const graph::ReachStats reach = graph::reach_stats(g, reference);
-  const double dijkstra_median = median(dijkstra_ms);
+  const double dijkstra_median = graph::median(dijkstra_ms);
 
   std::printf("\n== %s  (generated or loaded in %.2f s)\n", name.c_str(), prepare_s);
   std::printf("   %u vertices, %llu arcs, %s weights (%s); source %llu (id base %u); reached %llu vertices, "
@@ -237,11 +202,12 @@ json bench_graph(const std::string& name, const graph::Csr<Weight>& g, graph::ve
     std::vector<std::uint64_t> all_mismatches(deltas.size(), 0);
     for (int round = -1; round < options.runs; ++round) {
       for (std::size_t i = 0; i < deltas.size(); ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        const auto dist = graph::delta_stepping(g, source, deltas[i].delta, threads, &all_stats[i]);
-        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        std::vector<graph::distance_t<Weight>> dist;
+        const double ms =
+            graph::wall_ms([&] { dist = graph::delta_stepping(g, source, deltas[i].delta, threads, &all_stats[i]); });
         if (round >= 0) all_times[i].push_back(ms);
-        all_mismatches[i] = std::max(all_mismatches[i], count_mismatches(reference, dist));
+        all_mismatches[i] =
+            std::max(all_mismatches[i], graph::find_distance_mismatches<Weight>(reference, dist, 0).count);
       }
     }
     for (std::size_t i = 0; i < deltas.size(); ++i) {
@@ -250,7 +216,7 @@ json bench_graph(const std::string& name, const graph::Csr<Weight>& g, graph::ve
       const graph::CpuSolveStats& stats = all_stats[i];
       const std::uint64_t mismatches = all_mismatches[i];
       all_ok = all_ok && mismatches == 0;
-      const double median_ms = median(times_ms);
+      const double median_ms = graph::median(times_ms);
       const double rate = graph::mteps(reach.reached_arcs, median_ms);
       const double work = graph::work_ratio(stats.relaxations, reach.reached_arcs);
       char delta_text[32];

@@ -62,14 +62,7 @@ std::string format_delta(double delta) {
 
 TimingSummary summarize_times(const std::vector<double>& solve_ms) {
   if (solve_ms.empty()) throw std::invalid_argument("summarize_times: no timed runs");
-  std::vector<double> sorted = solve_ms;
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t n = sorted.size();
-  TimingSummary t;
-  t.median_ms = n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
-  t.min_ms = sorted.front();
-  t.max_ms = sorted.back();
-  return t;
+  return graph::summarize_times(solve_ms);
 }
 
 const char* to_string(Check c) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "graph/metrics.hpp"
 #include "sssp/graph_shape.hpp"
 #include "sssp/solver.hpp"
 
@@ -36,12 +37,9 @@ class Table {
 std::string format_fixed(double value, int decimals);
 std::string format_delta(double delta);  // 6 significant digits, no trailing zeros
 
-struct TimingSummary {
-  double median_ms = 0;  // mean of the two middle runs for an even count
-  double min_ms = 0;
-  double max_ms = 0;
-};
-// Throws std::invalid_argument on an empty list.
+// graph::summarize_times (median: mean of the two middle runs for an even
+// count), but throws std::invalid_argument on an empty list.
+using graph::TimingSummary;
 TimingSummary summarize_times(const std::vector<double>& solve_ms);
 
 enum class Check { NotRun, Passed, Failed };

@@ -9,6 +9,7 @@
 
 #include "graph/csr.hpp"
 #include "graph/types.hpp"
+#include "graph/verify.hpp"
 
 namespace app {
 
@@ -20,16 +21,13 @@ struct ValidationReport {
   bool passed() const { return problems() == 0; }
 };
 
-// Integer weights: exact. Float weights: |got - expected| <= 1e-6 x max(|got|, |expected|),
-// both infinite or neither (relaxation order may round differently; the GPU
-// and the CPU compute dist + w in the same float arithmetic, but may reach a
-// vertex over different equal-length paths).
-template <class Weight>
-bool distances_match(graph::distance_t<Weight> expected, graph::distance_t<Weight> got);
+// Integer weights: exact. Float weights: within graph::kFloatDistanceTolerance
+// relative (floored at 1), both infinite or neither; NaN never matches
+// (graph/verify.hpp says why). The definitions every front end and test share.
+using graph::distances_match;
 
 // "unreachable", an integer, or a float with 9 significant digits (round trip).
-template <class Weight>
-std::string format_distance(graph::distance_t<Weight> d);
+using graph::format_distance;
 
 // Adds one problem per differing vertex; `max_examples` of them as lines
 // "vertex ID: expected X, got Y".
@@ -38,11 +36,8 @@ void compare_distances(const std::vector<graph::distance_t<Weight>>& expected,
                        const std::vector<graph::distance_t<Weight>>& got, std::uint32_t id_base,
                        ValidationReport& report, std::size_t max_examples = 10);
 
-// A valid shortest-path tree for `dist` (checked against the graph, so the
-// tree check does not trust the distances it is given more than the arcs):
-// the source and unreachable vertices have kNoVertex; every other reached v
-// has an arc pred[v] -> v with dist[pred[v]] + w == dist[v] (float: as above),
-// and following predecessors reaches the source (no zero-weight cycles).
+// graph::check_shortest_path_tree (a valid shortest-path tree for `dist`,
+// checked against the graph), its problems added to `report`.
 template <class Weight>
 void check_predecessor_tree(const graph::Csr<Weight>& g, graph::vertex_id source,
                             const std::vector<graph::distance_t<Weight>>& dist,

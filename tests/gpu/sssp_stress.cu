@@ -40,6 +40,7 @@
 #include "graph/generators.hpp"
 #include "graph/reference.hpp"
 #include "graph/types.hpp"
+#include "graph/verify.hpp"
 #include "graph/weights.hpp"
 #include "sssp/solver.hpp"
 #include "sssp/tree_check.hpp"
@@ -549,18 +550,6 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
 
 // ---- comparing results ------------------------------------------------------------
 
-// As test_sssp_random_graphs.cu: exact for integers; floats equal within a
-// relative 1e-6 (both infinite counts as equal).
-template <class Weight>
-bool same_distance(graph::distance_t<Weight> want, graph::distance_t<Weight> got) {
-  if constexpr (std::is_same_v<Weight, float>) {
-    return (std::isinf(want) && std::isinf(got)) ||
-           std::fabs(static_cast<double>(want) - got) <= 1e-6 * std::max(1.0, static_cast<double>(want));
-  } else {
-    return want == got;
-  }
-}
-
 template <class Weight>
 std::string distance_text(graph::distance_t<Weight> d) {
   if (d == graph::infinite_distance<Weight>()) return "inf";
@@ -578,7 +567,7 @@ std::string distance_mismatch(const std::vector<graph::distance_t<Weight>>& want
     return "returned " + std::to_string(got.size()) + " distances for " + std::to_string(want.size()) + " vertices";
   std::size_t first = want.size(), differing = 0;
   for (std::size_t v = 0; v < want.size(); ++v) {
-    if (same_distance<Weight>(want[v], got[v])) continue;
+    if (graph::distances_match<Weight>(want[v], got[v])) continue;  // graph/verify.hpp
     if (differing++ == 0) first = v;
   }
   if (differing == 0) return "";

@@ -13,6 +13,7 @@
 #include "graph/distance_io.hpp"
 #include "graph/load.hpp"
 #include "graph/reference.hpp"
+#include "graph/verify.hpp"
 #include "sssp/solver.hpp"
 #include "sssp/tree_check.hpp"
 
@@ -60,7 +61,8 @@ void check_dataset(const Dataset& d, const graph::Csr<Weight>& g) {
         } else if (unreached) {
           ok = false;
         } else if constexpr (std::is_floating_point_v<Weight>) {
-          ok = std::fabs(static_cast<double>(got.distances[v]) - want[v]) <= 1e-6 * std::max(1.0, want[v]);
+          ok = std::fabs(static_cast<double>(got.distances[v]) - want[v]) <=
+               graph::kFloatDistanceTolerance * std::max(1.0, want[v]);  // as graph::distances_match
         } else {
           ok = static_cast<double>(got.distances[v]) == want[v];
         }

@@ -21,6 +21,7 @@
 #include "graph/build_csr.hpp"
 #include "graph/generators.hpp"
 #include "graph/reference.hpp"
+#include "graph/verify.hpp"
 #include "sssp/merge_path_relax.cuh"
 #include "sssp/solver.hpp"
 #include "sssp/tree_check.hpp"
@@ -64,14 +65,7 @@ void expect_distances(const std::vector<graph::distance_t<Weight>>& want,
   int shown = 0;
   std::size_t bad = 0;
   for (std::size_t v = 0; v < want.size(); ++v) {
-    bool ok;
-    if constexpr (std::is_same_v<Weight, float>) {
-      ok = (std::isinf(want[v]) && std::isinf(got[v])) ||
-           std::fabs(static_cast<double>(want[v]) - got[v]) <= 1e-6 * std::max(1.0, static_cast<double>(want[v]));
-    } else {
-      ok = want[v] == got[v];
-    }
-    if (!ok) {
+    if (!graph::distances_match<Weight>(want[v], got[v])) {  // graph/verify.hpp
       ++bad;
       if (shown++ < 5) ADD_FAILURE() << what << ": vertex " << v << " expected " << want[v] << " got " << got[v];
     }

@@ -11,8 +11,9 @@
 // median solve time (CUDA events, solve only) is reported. Metrics as in
 // graph/metrics.hpp: MTEPS = arcs leaving reached vertices / time, work
 // ratio = arcs relaxed / arcs leaving reached vertices. Every GPU result is
-// checked against the CPU delta-stepping (exact for integer weights, 1e-6
-// relative for float), which the graph library's tests hold to Dijkstra.
+// checked against the CPU delta-stepping (graph/verify.hpp: exact for integer
+// weights, 1e-6 relative for float), which the graph library's tests hold to
+// Dijkstra.
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
 
@@ -35,6 +36,8 @@
 #include "graph/load.hpp"
 #include "graph/metrics.hpp"
 #include "graph/reference.hpp"
+#include "graph/timing.hpp"
+#include "graph/verify.hpp"
 #include "sssp/solver.hpp"
 #include "sssp/tree_check.hpp"
 
@@ -87,12 +90,6 @@ struct Row {
   std::string valid;
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n == 0 ? 0 : (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
-}
-
 template <class Weight>
 std::vector<graph::vertex_id> pick_sources(const graph::Csr<Weight>& g, int k, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -105,23 +102,15 @@ std::vector<graph::vertex_id> pick_sources(const graph::Csr<Weight>& g, int k, s
   return out;
 }
 
+// "yes", or "NO: N differ, first vertex V (want vs got)" (graph::distances_match).
 template <class Weight>
 std::string compare(const std::vector<graph::distance_t<Weight>>& want,
                     const std::vector<graph::distance_t<Weight>>& got) {
-  std::size_t bad = 0, first = 0;
-  for (std::size_t v = 0; v < want.size(); ++v) {
-    bool ok;
-    if constexpr (std::is_floating_point_v<Weight>) {
-      ok = (std::isinf(want[v]) && std::isinf(got[v])) ||
-           std::fabs(static_cast<double>(want[v]) - got[v]) <= 1e-6 * std::max(1.0, static_cast<double>(want[v]));
-    } else {
-      ok = want[v] == got[v];
-    }
-    if (!ok && bad++ == 0) first = v;
-  }
-  if (bad == 0) return "yes";
+  const graph::DistanceMismatches m = graph::find_distance_mismatches<Weight>(want, got, 1);
+  if (m.none()) return "yes";
+  const graph::vertex_id first = m.first.front();
   std::ostringstream s;
-  s << "NO: " << bad << " differ, first vertex " << first << " (" << want[first] << " vs " << got[first] << ")";
+  s << "NO: " << m.count << " differ, first vertex " << first << " (" << want[first] << " vs " << got[first] << ")";
   return s.str();
 }
 
@@ -151,14 +140,8 @@ void bench_delta(const std::string& name, const graph::Csr<Weight>& g, double lo
     candidates.front().second = "best of " + std::to_string(candidates.size()) + ": auto_delta_cpu";
     double best_ms = 0;
     for (const auto& [d, how] : candidates) {
-      (void)graph::delta_stepping(g, sources.front(), d, threads, nullptr);  // warm-up
-      std::vector<double> probe;
-      for (int r = 0; r < 3; ++r) {
-        const auto t0 = std::chrono::steady_clock::now();
-        (void)graph::delta_stepping(g, sources.front(), d, threads, nullptr);
-        probe.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-      }
-      const double m = median(probe);
+      const double m = graph::median(
+          graph::time_runs(3, [&] { (void)graph::delta_stepping(g, sources.front(), d, threads, nullptr); }));
       if (best_ms == 0 || m < best_ms) {
         best_ms = m;
         cpu_delta = d;
@@ -178,9 +161,7 @@ void bench_delta(const std::string& name, const graph::Csr<Weight>& g, double lo
     }
     if (!cfg.cpu) continue;
     for (int r = 0; r < cfg.runs; ++r) {
-      const auto t0 = std::chrono::steady_clock::now();
-      (void)graph::delta_stepping(g, sources[i], cpu_delta, threads, &stats);
-      cpu_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      cpu_ms.push_back(graph::wall_ms([&] { (void)graph::delta_stepping(g, sources[i], cpu_delta, threads, &stats); }));
       cpu_relaxations += stats.relaxations;
     }
   }
@@ -202,11 +183,13 @@ void bench_delta(const std::string& name, const graph::Csr<Weight>& g, double lo
     row.arcs = g.num_arcs();
     row.delta = cpu_delta;
     row.delta_choice = cpu_delta_choice;
-    row.median_ms = median(cpu_ms);
-    row.min_ms = *std::min_element(cpu_ms.begin(), cpu_ms.end());
-    row.max_ms = *std::max_element(cpu_ms.begin(), cpu_ms.end());
-    row.mteps = mean_reached_arcs / (row.median_ms * 1e-3) / 1e6;
-    row.work_ratio = static_cast<double>(cpu_relaxations) / static_cast<double>(cpu_ms.size()) / mean_reached_arcs;
+    const graph::TimingSummary t = graph::summarize_times(cpu_ms);
+    row.median_ms = t.median_ms;
+    row.min_ms = t.min_ms;
+    row.max_ms = t.max_ms;
+    row.mteps = graph::mteps(mean_reached_arcs, row.median_ms);
+    row.work_ratio = graph::work_ratio(static_cast<double>(cpu_relaxations) / static_cast<double>(cpu_ms.size()),
+                                       mean_reached_arcs);
     row.reached = reached_vertices / sources.size();
     row.valid = "reference";
     row.load_s = load_s;
@@ -267,11 +250,12 @@ void bench_delta(const std::string& name, const graph::Csr<Weight>& g, double lo
       }
       if (!ms.empty()) {
         const double runs = static_cast<double>(ms.size());
-        row.median_ms = median(ms);
-        row.min_ms = *std::min_element(ms.begin(), ms.end());
-        row.max_ms = *std::max_element(ms.begin(), ms.end());
-        row.mteps = mean_reached_arcs / (row.median_ms * 1e-3) / 1e6;
-        row.work_ratio = static_cast<double>(relaxations) / runs / mean_reached_arcs;
+        const graph::TimingSummary t = graph::summarize_times(ms);
+        row.median_ms = t.median_ms;
+        row.min_ms = t.min_ms;
+        row.max_ms = t.max_ms;
+        row.mteps = graph::mteps(mean_reached_arcs, row.median_ms);
+        row.work_ratio = graph::work_ratio(static_cast<double>(relaxations) / runs, mean_reached_arcs);
         row.iterations = static_cast<std::uint64_t>(std::llround(static_cast<double>(iterations) / runs));
         row.split_known = split_known;
         row.rounds_narrow = static_cast<double>(narrow) / runs;
