@@ -176,7 +176,7 @@ __global__ void __launch_bounds__(kSmallBlock) bellman_ford_small(GraphView<type
   // The queue back to global memory, de-duplicated with the stamp the next
   // round's output would take; that round takes a newer one.
   const std::uint32_t p = st->parity;
-  const std::uint32_t kept = copy_out_queue(sh.queue[p], st->count[p], st->queue[p], stamps, st->stamp, &sh.total);
+  const std::uint32_t kept = copy_out_queue(sh.queue[p], st->count[p], st->queue[p], stamps, st->stamp);
   if (threadIdx.x == 0) {
     st->count[p] = kept;
     ++st->stamp;
@@ -224,29 +224,22 @@ StrategyStats run_bellman_ford(const Workspace<typename Codec::Weight>& ws, std:
   SSSP_CUDA_CHECK(cudaMemcpyAsync(ws.small[0], &source, sizeof source, cudaMemcpyHostToDevice, ws.stream));
   SSSP_CUDA_CHECK(cudaMemcpyAsync(d_state, h_state, sizeof init, cudaMemcpyHostToDevice, ws.stream));
 
-  const int coop_grid =
-      ws.cooperative ? cooperative_grid(bellman_ford_persistent<Codec>, kRelaxBlock, ws.device, ws.wide_blocks_per_sm) : 0;
-  const int medium_grid =
-      ws.cooperative && ws.medium_grid ? cooperative_grid(bellman_ford_persistent<Codec>, kRelaxBlock, ws.device, kMediumBlocksPerSm) : 0;
+  const WidePlan wide = wide_plan(bellman_ford_persistent<Codec>, ws);
   DegreeBins bins = ws.bins;
   bins.overflow = &d_state->overflow;
-  const WideBand medium{ws.single_block_loop ? hand_back_frontier(ws.narrow_max_arcs) : 0, kMediumMaxFrontier};
-  const WideBand full{medium_grid > 0 ? kMediumMaxFrontier / 2 : medium.hand_back, ~0u};
-  if (ws.single_block_loop)
-    SSSP_CUDA_CHECK(cudaFuncSetAttribute(bellman_ford_small<Codec>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(sizeof(NarrowShared<Codec>))));
+  if (ws.single_block_loop) allow_narrow_shared<Codec>(bellman_ford_small<Codec>);
   run_device_loop(d_state, h_state, ws.stream, [&] {
     if (ws.single_block_loop) {
       bellman_ford_small<Codec><<<1, kSmallBlock, sizeof(NarrowShared<Codec>), ws.stream>>>(
           ws.graph, ws.labels, ws.stamps_a, d_state, ws.track_pred, ws.narrow_max_arcs);
       SSSP_CHECK_LAUNCH("bellman_ford_small");
     }
-    if (medium_grid > 0)
-      launch_cooperative(bellman_ford_persistent<Codec>, medium_grid, kRelaxBlock, ws.stream, ws.graph, ws.labels,
-                         ws.stamps_a, d_state, ws.track_pred, bins, medium);
-    if (coop_grid > 0) {
-      launch_cooperative(bellman_ford_persistent<Codec>, coop_grid, kRelaxBlock, ws.stream, ws.graph, ws.labels,
-                         ws.stamps_a, d_state, ws.track_pred, bins, full);
+    if (wide.medium_blocks > 0)
+      launch_cooperative(bellman_ford_persistent<Codec>, wide.medium_blocks, kRelaxBlock, ws.stream, ws.graph,
+                         ws.labels, ws.stamps_a, d_state, ws.track_pred, bins, wide.medium);
+    if (wide.full_blocks > 0) {
+      launch_cooperative(bellman_ford_persistent<Codec>, wide.full_blocks, kRelaxBlock, ws.stream, ws.graph,
+                         ws.labels, ws.stamps_a, d_state, ws.track_pred, bins, wide.full);
     } else {
       if (bins.enabled) {
         bellman_ford_bin<Codec><<<ws.relax_grid, kRelaxBlock, 0, ws.stream>>>(ws.graph.offsets, ws.stamps_a, d_state,

@@ -35,15 +35,13 @@
 
 #include <cstdint>
 
+#include "sssp/cuda_check.cuh"
 #include "sssp/labels.cuh"
 #include "sssp/relax.cuh"
 
 namespace sssp::detail {
 
-#ifndef SSSP_NARROW_BLOCK
-#define SSSP_NARROW_BLOCK 1024
-#endif
-constexpr int kSmallBlock = SSSP_NARROW_BLOCK;                 // threads of the narrow loop's block
+constexpr int kSmallBlock = 1024;  // threads of the narrow loop's block (512 measured within 2%: docs/TUNING.md)
 constexpr int kNarrowItemsPerThread = 2048 / kSmallBlock;
 constexpr std::uint32_t kNarrowTile = kSmallBlock * kNarrowItemsPerThread;  // frontier vertices per round
 constexpr std::uint32_t kNarrowMaxArcs = 8192;    // arcs per round, at most (the owner map's size)
@@ -78,8 +76,15 @@ struct NarrowShared {
   std::uint32_t vertex[kNarrowTile];
   std::uint16_t owner[kNarrowMaxArcs];  // arc k of the round belongs to entry owner[k]
   std::uint32_t queue[2][kNarrowQueue];  // near queues, by parity
-  std::uint32_t total;                   // arcs of the current round
 };
+
+// Lets `kernel` (a single-block loop) have NarrowShared<Codec> as dynamic
+// shared memory, past the 48 KB default.
+template <class Codec, class Kernel>
+void allow_narrow_shared(Kernel kernel) {
+  SSSP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(sizeof(NarrowShared<Codec>))));
+}
 
 // Relaxes frontier[0 .. count) (count <= kNarrowTile) when its arcs number at
 // most max_arcs (<= kNarrowMaxArcs); returns false, having written nothing,
@@ -182,15 +187,16 @@ __device__ bool narrow_relax(const GraphView<typename Codec::Weight>& g, label_t
 // All threads of the block call it.
 __device__ __forceinline__ std::uint32_t copy_out_queue(const std::uint32_t* from, std::uint32_t count,
                                                         std::uint32_t* to, std::uint32_t* stamps,
-                                                        std::uint32_t stamp, std::uint32_t* counter) {
-  if (threadIdx.x == 0) *counter = 0;
+                                                        std::uint32_t stamp) {
+  __shared__ std::uint32_t kept;
+  if (threadIdx.x == 0) kept = 0;
   __syncthreads();
   for (std::uint32_t i = threadIdx.x; i < count; i += blockDim.x) {
     const std::uint32_t v = from[i];
-    if (v != kNoItem && global_atomic_exch(stamps + v, stamp) != stamp) to[append_slot(counter)] = v;
+    if (v != kNoItem && global_atomic_exch(stamps + v, stamp) != stamp) to[append_slot(&kept)] = v;
   }
   __syncthreads();
-  const std::uint32_t n = *counter;
+  const std::uint32_t n = kept;
   __syncthreads();
   return n;
 }

@@ -433,7 +433,7 @@ __global__ void __launch_bounds__(kSmallBlock) near_far_small(GraphView<typename
   // round has used; the next round's output takes a newer one.
   const std::uint32_t p = st->near_parity;
   const std::uint32_t stamp = st->stamp_seq + 1;
-  const std::uint32_t kept = copy_out_queue(sh.queue[p], st->near_count[p], st->near[p], stamps_near, stamp, &sh.total);
+  const std::uint32_t kept = copy_out_queue(sh.queue[p], st->near_count[p], st->near[p], stamps_near, stamp);
   if (threadIdx.x == 0) {
     st->near_count[p] = kept;
     st->stamp_seq = stamp + 1;
@@ -473,20 +473,13 @@ StrategyStats near_far_loop(const Workspace<typename Codec::Weight>& ws, Pause p
   using State = NearFarState<Codec>;
   auto* d_state = static_cast<State*>(ws.state);
   auto* h_state = static_cast<State*>(ws.host_state);
-  const int coop_grid =
-      ws.cooperative ? cooperative_grid(near_far_persistent<Codec>, kRelaxBlock, ws.device, ws.wide_blocks_per_sm) : 0;
-  const int medium_grid =
-      ws.cooperative && ws.medium_grid ? cooperative_grid(near_far_persistent<Codec>, kRelaxBlock, ws.device, kMediumBlocksPerSm) : 0;
+  const WidePlan wide = wide_plan(near_far_persistent<Codec>, ws);
   int batch = 1;
   std::tuple<unsigned long long, unsigned long long, unsigned long long, std::uint32_t, std::uint32_t, std::uint32_t>
       last_progress{~0ull, 0, 0, 0, 0, 0};
   DegreeBins bins = ws.bins;
   bins.overflow = &d_state->overflow;
-  const WideBand medium{ws.single_block_loop ? hand_back_frontier(ws.narrow_max_arcs) : 0, kMediumMaxFrontier};
-  const WideBand full{medium_grid > 0 ? kMediumMaxFrontier / 2 : medium.hand_back, ~0u};
-  if (ws.single_block_loop)
-    SSSP_CUDA_CHECK(cudaFuncSetAttribute(near_far_small<Codec>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(sizeof(NarrowShared<Codec>))));
+  if (ws.single_block_loop) allow_narrow_shared<Codec>(near_far_small<Codec>);
   for (;;) {
     for (int i = 0; i < batch; ++i) {
       if (ws.single_block_loop) {
@@ -494,12 +487,12 @@ StrategyStats near_far_loop(const Workspace<typename Codec::Weight>& ws, Pause p
             ws.graph, ws.labels, ws.stamps_a, ws.stamps_b, d_state, ws.track_pred, ws.narrow_max_arcs);
         SSSP_CHECK_LAUNCH("near_far_small");
       }
-      if (medium_grid > 0)
-        launch_cooperative(near_far_persistent<Codec>, medium_grid, kRelaxBlock, ws.stream, ws.graph, ws.labels,
-                           ws.stamps_a, ws.stamps_b, d_state, ws.track_pred, bins, medium);
-      if (coop_grid > 0) {
-        launch_cooperative(near_far_persistent<Codec>, coop_grid, kRelaxBlock, ws.stream, ws.graph, ws.labels,
-                           ws.stamps_a, ws.stamps_b, d_state, ws.track_pred, bins, full);
+      if (wide.medium_blocks > 0)
+        launch_cooperative(near_far_persistent<Codec>, wide.medium_blocks, kRelaxBlock, ws.stream, ws.graph,
+                           ws.labels, ws.stamps_a, ws.stamps_b, d_state, ws.track_pred, bins, wide.medium);
+      if (wide.full_blocks > 0) {
+        launch_cooperative(near_far_persistent<Codec>, wide.full_blocks, kRelaxBlock, ws.stream, ws.graph, ws.labels,
+                           ws.stamps_a, ws.stamps_b, d_state, ws.track_pred, bins, wide.full);
       } else {
         if (bins.enabled) {
           near_far_bin<Codec><<<ws.relax_grid, kRelaxBlock, 0, ws.stream>>>(ws.graph.offsets, ws.stamps_a,

@@ -59,6 +59,14 @@ struct WideBand {
   std::uint32_t max_frontier = ~0u;
 };
 
+// The wide regime's persistent grids for one strategy's persistent kernel:
+// blocks of each (0: not launched) and the band each takes. Without the
+// persistent grid both are 0 and the strategy launches per round.
+struct WidePlan {
+  int medium_blocks = 0, full_blocks = 0;
+  WideBand medium, full;
+};
+
 // Launches a cooperative (grid-synchronising) kernel.
 template <class... Args>
 void launch_cooperative(void (*kernel)(Args...), int grid, int block, cudaStream_t stream, Args... args) {
@@ -79,6 +87,19 @@ int cooperative_grid(Kernel kernel, int block, int device, int max_per_sm = 0) {
   SSSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0));
   if (max_per_sm > 0 && per_sm > max_per_sm) per_sm = max_per_sm;
   return sms * per_sm;
+}
+
+// WidePlan for `persistent` under the workspace's regime options.
+template <class Kernel, class Workspace>
+WidePlan wide_plan(Kernel persistent, const Workspace& ws) {
+  WidePlan plan;
+  if (ws.cooperative) {
+    plan.full_blocks = cooperative_grid(persistent, kRelaxBlock, ws.device, ws.wide_blocks_per_sm);
+    if (ws.medium_grid) plan.medium_blocks = cooperative_grid(persistent, kRelaxBlock, ws.device, kMediumBlocksPerSm);
+  }
+  plan.medium = WideBand{ws.single_block_loop ? hand_back_frontier(ws.narrow_max_arcs) : 0, kMediumMaxFrontier};
+  plan.full = WideBand{plan.medium_blocks > 0 ? kMediumMaxFrontier / 2 : plan.medium.hand_back, ~0u};
+  return plan;
 }
 
 // The single-block loops own their strategy's state while they run (no other
