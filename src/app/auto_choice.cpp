@@ -1,9 +1,8 @@
 // --strategy auto resolved for one run (auto_choice.hpp).
 #include "app/auto_choice.hpp"
 
-#include <chrono>
-
 #include "app/sources.hpp"
+#include "graph/timing.hpp"
 #include "sssp/auto_strategy.hpp"
 
 namespace app {
@@ -33,10 +32,8 @@ AutoResolution resolve_auto_strategy(const graph::Csr<Weight>& g, graph::vertex_
     r.info.reason = "cpu device: auto chooses among GPU strategies only; the CPU runs its default";
     return r;
   }
-  const auto start = std::chrono::steady_clock::now();
-  const sssp::StrategyChoice choice = sssp::choose_strategy(g, source);
-  r.info.measure_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  sssp::StrategyChoice choice;
+  r.info.measure_ms = graph::wall_ms([&] { choice = sssp::choose_strategy(g, source); });
   r.info.shape = choice.shape;
   r.info.reason = choice.reason;
   r.algorithm = from_gpu_strategy(choice.strategy);
