@@ -23,8 +23,14 @@
 //   adds its totals to d_counts with one global atomic per bucket.
 // * Stream-ordered: a memset and one kernel, no host synchronisation, no
 //   allocation. Counts are exact and deterministic (integer atomics).
+// * Device-side item count: the overload taking `const uint32_t*
+//   d_num_items, uint32_t max_items` counts keys[0, min(*d_num_items,
+//   max_items)), the count read by the kernel on the device (stream order);
+//   the grid is sized for max_items. Capturable into a CUDA graph and
+//   replayable with a different count each time.
 // Errors come back as cudaError_t: cudaErrorInvalidValue for m == 0, n too
-// large, missing pointers or a too-small temporary buffer.
+// large, missing pointers (d_num_items included) or a too-small temporary
+// buffer.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -43,6 +49,15 @@ cudaError_t histogram(void* d_temp, std::size_t& temp_bytes, const Key* d_keys, 
                       std::uint32_t num_buckets, BucketFn bucket_of, std::uint32_t* d_counts, cudaStream_t stream = 0) {
   return detail::histogram(d_temp, temp_bytes, d_keys, n, num_buckets, bucket_of, d_counts, stream,
                            detail::HistogramTuning::Auto);
+}
+
+template <class Key, class BucketFn>
+cudaError_t histogram(void* d_temp, std::size_t& temp_bytes, const Key* d_keys, const std::uint32_t* d_num_items,
+                      std::uint32_t max_items, std::uint32_t num_buckets, BucketFn bucket_of, std::uint32_t* d_counts,
+                      cudaStream_t stream = 0) {
+  if (d_temp != nullptr && d_num_items == nullptr) return cudaErrorInvalidValue;
+  return detail::histogram(d_temp, temp_bytes, d_keys, max_items, d_num_items, num_buckets, bucket_of, d_counts,
+                           stream, detail::HistogramTuning::Auto);
 }
 
 }  // namespace multisplit

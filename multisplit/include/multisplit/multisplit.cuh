@@ -24,6 +24,28 @@
 // Errors come back as cudaError_t: cudaErrorInvalidValue for m == 0, n too
 // large, missing pointers or a too-small temporary buffer; launch errors as
 // CUDA reports them.
+//
+// Device-side item count (overloads taking `const uint32_t* d_num_items,
+// uint32_t max_items` where the others take n):
+//
+//   multisplit::split_keys(nullptr, temp_bytes, d_in, d_out, d_num_items, max_items, m, fn, d_offsets);
+//   multisplit::split_keys(d_temp, temp_bytes, d_in, d_out, d_num_items, max_items, m, fn, d_offsets, stream);
+//
+// * n = min(*d_num_items, max_items) is read by the kernels on the device,
+//   in stream order (write it with a kernel or cudaMemcpyAsync on `stream`
+//   just before); the host never sees it. max_items (<= 2^31 - 1) sizes the
+//   temporary storage and the grids; d_offsets[m] = n.
+// * The three-phase methods serve it (Block, Direct, Warp: each kernel
+//   re-cuts the chunks planned for max_items over the real n; idle chunks
+//   count zero). SortBased and Auto's choice of it (many buckets) run Block
+//   instead, or Direct past Block's bucket limit; past Direct's limit (about
+//   14k buckets on an H100/H200) cudaErrorNotSupported. `method_used` says
+//   which ran; method_for_device_count() asks in advance.
+// * Everything else as above: no host synchronisation, no allocation, so
+//   the call can be captured into a CUDA graph once and replayed with a
+//   different count in d_num_items each time. Its latency is that of the
+//   max_items split's launches (five kernels and a memset), not of n.
+// cudaErrorInvalidValue also for a null d_num_items.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -55,6 +77,29 @@ cudaError_t split_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys
                                              num_buckets, bucket_of, d_bucket_offsets, stream, method, method_used);
 }
 
+// Device-side item count: n = min(*d_num_items, max_items), read on the
+// device (see above). Same temporary-storage query convention.
+template <class Key, class BucketFn>
+cudaError_t split_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_in, Key* d_out,
+                       const std::uint32_t* d_num_items, std::uint32_t max_items, std::uint32_t num_buckets,
+                       BucketFn bucket_of, std::uint32_t* d_bucket_offsets, cudaStream_t stream = 0,
+                       Method method = Method::Auto, Method* method_used = nullptr) {
+  return detail::split_device_count<Key, detail::NullValue, BucketFn>(
+      d_temp, temp_bytes, d_in, d_out, nullptr, nullptr, d_num_items, max_items, num_buckets, bucket_of,
+      d_bucket_offsets, stream, method, method_used);
+}
+
+template <class Key, class Value, class BucketFn>
+cudaError_t split_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
+                        const Value* d_values_in, Value* d_values_out, const std::uint32_t* d_num_items,
+                        std::uint32_t max_items, std::uint32_t num_buckets, BucketFn bucket_of,
+                        std::uint32_t* d_bucket_offsets, cudaStream_t stream = 0, Method method = Method::Auto,
+                        Method* method_used = nullptr) {
+  return detail::split_device_count<Key, Value, BucketFn>(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in,
+                                                          d_values_out, d_num_items, max_items, num_buckets,
+                                                          bucket_of, d_bucket_offsets, stream, method, method_used);
+}
+
 // The method a split with these parameters runs on the current device
 // (Auto resolved, limits applied). Value = void for key-only splits.
 template <class Key, class Value = void, class BucketFn>
@@ -63,8 +108,22 @@ cudaError_t method_for(Method requested, std::uint32_t num_buckets, const Bucket
   detail::DeviceLimits limits;
   MULTISPLIT_RETURN_IF_ERROR(detail::query_device(limits));
   if (num_buckets == 0) return cudaErrorInvalidValue;
-  *method_used = detail::resolve<Key, V>(requested, num_buckets, detail::functor_shared_bytes(bucket_of), limits);
+  *method_used = detail::resolve<Key, V>(requested, num_buckets, detail::functor_shared_bytes(bucket_of),
+                                         detail::block_postscan_stores_ids<BucketFn>(), limits);
   return cudaSuccess;
+}
+
+// The same for a split with a device-side item count (the three-phase
+// methods only; cudaErrorNotSupported where none can serve num_buckets).
+template <class Key, class Value = void, class BucketFn>
+cudaError_t method_for_device_count(Method requested, std::uint32_t num_buckets, const BucketFn& bucket_of,
+                                    Method* method_used) {
+  using V = typename std::conditional<std::is_void<Value>::value, detail::NullValue, Value>::type;
+  detail::DeviceLimits limits;
+  MULTISPLIT_RETURN_IF_ERROR(detail::query_device(limits));
+  if (num_buckets == 0) return cudaErrorInvalidValue;
+  return detail::resolve_device_count<Key, V>(requested, num_buckets, detail::functor_shared_bytes(bucket_of),
+                                              detail::block_postscan_stores_ids<BucketFn>(), limits, *method_used);
 }
 
 }  // namespace multisplit

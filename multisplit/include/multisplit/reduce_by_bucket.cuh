@@ -31,8 +31,15 @@
 // * 0 <= n <= 2^31 - 1; stream-ordered, no host synchronisation, no
 //   allocation. The size query must use the same m, functor, op and device
 //   as the call and an n no smaller.
+// * Device-side item count: the overload taking `const uint32_t*
+//   d_num_items, uint32_t max_items` reduces the pairs [0, min(*d_num_items,
+//   max_items)), the count read by the kernel on the device; planned for
+//   max_items, capturable into a CUDA graph and replayable with another
+//   count. The one-pass path only: cudaErrorNotSupported where m needs the
+//   sort-based fallback.
 // Errors come back as cudaError_t: cudaErrorInvalidValue for m == 0, n too
-// large, missing pointers or a too-small temporary buffer.
+// large, missing pointers (d_num_items included) or a too-small temporary
+// buffer.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -56,6 +63,16 @@ cudaError_t reduce_by_bucket(void* d_temp, std::size_t& temp_bytes, const Key* d
                              cudaStream_t stream = 0) {
   return detail::reduce_by_bucket(d_temp, temp_bytes, d_keys, d_values, n, num_buckets, bucket_of, reduce_op, identity,
                                   d_bucket_values, d_bucket_counts, stream);
+}
+
+template <class Key, class Value, class BucketFn, class ReduceOp>
+cudaError_t reduce_by_bucket(void* d_temp, std::size_t& temp_bytes, const Key* d_keys, const Value* d_values,
+                             const std::uint32_t* d_num_items, std::uint32_t max_items, std::uint32_t num_buckets,
+                             BucketFn bucket_of, ReduceOp reduce_op, Value identity, Value* d_bucket_values,
+                             std::uint32_t* d_bucket_counts, cudaStream_t stream = 0) {
+  return detail::reduce_by_bucket_device_count(d_temp, temp_bytes, d_keys, d_values, d_num_items, max_items,
+                                               num_buckets, bucket_of, reduce_op, identity, d_bucket_values,
+                                               d_bucket_counts, stream);
 }
 
 }  // namespace multisplit

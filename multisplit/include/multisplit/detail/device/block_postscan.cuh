@@ -193,12 +193,14 @@ constexpr bool block_postscan_stores_ids() {
 template <class Tile, class Key, class Value, class BucketFn>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     block_postscan_kernel(const Key* __restrict__ keys_in, Key* __restrict__ keys_out,
-                          const Value* __restrict__ values_in, Value* __restrict__ values_out, ChunkLayout layout,
-                          std::uint32_t m, int bits, BucketFn bucket_fn, std::uint32_t functor_bytes,
+                          const Value* __restrict__ values_in, Value* __restrict__ values_out,
+                          ChunkLayout planned_layout, std::uint32_t m, int bits, BucketFn bucket_fn,
+                          std::uint32_t functor_bytes,
                           const std::uint32_t* __restrict__ offsets) {
   constexpr bool kPairs = Tile::kPairs;
   constexpr std::uint32_t kTile = Tile::kTile;
   constexpr int kItems = Tile::kItems;
+  const ChunkLayout layout = planned_layout.on_device();  // device counts: the real n
   __shared__ typename Tile::ScanStorage scan_storage;
   extern __shared__ __align__(16) unsigned char smem[];
   const BucketFn fn = bind_functor(bucket_fn, smem);

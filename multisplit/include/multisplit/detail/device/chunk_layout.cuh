@@ -6,6 +6,12 @@
 // order, carrying per-bucket running offsets, so stability follows from the
 // chunk order (Ashkiani et al., GPU Multisplit, section 3: prescan / scan /
 // postscan; a chunk plays the role of the paper's subproblem).
+//
+// Device-side item counts (split_keys / split_pairs with d_num_items): the
+// host plans the layout for max_items and sets `device_n`; every kernel
+// calls on_device() first, which reads the real count and re-cuts the same
+// num_chunks chunks over it (chunks past the last tile become empty, so the
+// count matrix keeps its shape and their columns stay zero).
 #pragma once
 
 #include <cstdint>
@@ -21,6 +27,9 @@ struct ChunkLayout {
   std::uint32_t num_chunks = 1;
   std::uint32_t tiles_per_chunk = 0;  // q
   std::uint32_t extra_tiles = 0;      // r: chunks below r take q + 1 tiles
+  // Device-count splits: the real item count, read by on_device() (counts
+  // above n, the planned maximum, are clamped to n). nullptr: n is exact.
+  const std::uint32_t* device_n = nullptr;
 
   static ChunkLayout make(std::uint32_t n, std::uint32_t tile_items, std::uint32_t num_chunks) {
     ChunkLayout layout;
@@ -32,6 +41,27 @@ struct ChunkLayout {
     layout.extra_tiles = tiles % layout.num_chunks;
     return layout;
   }
+
+  // The same num_chunks chunks re-cut over `count` <= n items.
+  __host__ __device__ ChunkLayout with_count(std::uint32_t count) const {
+    ChunkLayout layout = *this;
+    layout.n = count;
+    const std::uint32_t tiles = div_up(count, tile_items);
+    layout.tiles_per_chunk = tiles / num_chunks;
+    layout.extra_tiles = tiles % num_chunks;
+    layout.device_n = nullptr;
+    return layout;
+  }
+
+#if defined(__CUDACC__)
+  // What a kernel works with: this layout, or with a device count, the
+  // layout re-cut over min(*device_n, n) items. Every thread may call it.
+  __device__ ChunkLayout on_device() const {
+    if (device_n == nullptr) return *this;
+    const std::uint32_t count = *device_n;
+    return with_count(count < n ? count : n);
+  }
+#endif
 
   __host__ __device__ std::uint32_t begin(std::uint32_t chunk) const {
     const std::uint64_t tile = static_cast<std::uint64_t>(chunk) * tiles_per_chunk +

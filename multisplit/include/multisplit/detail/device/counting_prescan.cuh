@@ -101,13 +101,14 @@ inline std::uint32_t counting_prescan_slices(const ChunkLayout& layout, int sm_c
 // on entry. Shared memory: counting_prescan_smem(m, hist_copies, functor_bytes).
 template <int BlockThreads, class Key, class BucketFn>
 __global__ void __launch_bounds__(BlockThreads)
-    counting_prescan_kernel(const Key* __restrict__ keys, ChunkLayout layout, std::uint32_t slices, std::uint32_t m,
-                            BucketFn bucket_fn, std::uint32_t functor_bytes, std::uint32_t hist_copies,
+    counting_prescan_kernel(const Key* __restrict__ keys, ChunkLayout planned_layout, std::uint32_t slices,
+                            std::uint32_t m, BucketFn bucket_fn, std::uint32_t functor_bytes, std::uint32_t hist_copies,
                             std::uint32_t* __restrict__ counts) {
   using Vec = PrescanVector<Key>;
   constexpr std::uint32_t kVec = Vec::kKeys;
   constexpr std::uint32_t kWarps = BlockThreads / kWarpThreads;
   constexpr std::uint32_t kUnroll = kCountingPrescanUnroll;
+  const ChunkLayout layout = planned_layout.on_device();  // device counts: the real n
   extern __shared__ __align__(16) unsigned char smem[];
   const BucketFn fn = bind_functor(bucket_fn, smem);
   std::uint32_t* hist = reinterpret_cast<std::uint32_t*>(smem + functor_bytes);

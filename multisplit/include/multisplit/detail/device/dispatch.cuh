@@ -230,7 +230,7 @@ struct ThreePhase {
     MULTISPLIT_RETURN_IF_ERROR(launch_prescan(plan, keys_in, m, fn, counts, stream));
     MULTISPLIT_RETURN_IF_ERROR(cub::DeviceScan::ExclusiveSum(scan_temp, scan_bytes, counts, counts, cells, stream));
     bucket_offsets_kernel<><<<div_up(m + 1, 256), 256, 0, stream>>>(counts, plan.layout.num_chunks, m,
-                                                                   plan.layout.n, d_offsets);
+                                                                   plan.layout.n, plan.layout.device_n, d_offsets);
     MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
     return launch_postscan(plan, keys_in, keys_out, values_in, values_out, m, fn, counts, stream);
   }
@@ -291,6 +291,62 @@ cudaError_t split(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key
   if (method == Method::SortBased)
     return Sort::run(d_temp, sort_temp, keys_in, keys_out, values_in, values_out, n, m, fn, d_offsets, stream,
                      limits.sm_count, end_bit);
+  return Three::run(plan, d_temp, keys_in, keys_out, values_in, values_out, m, fn, d_offsets, stream);
+}
+
+// ------------------------------------------------ device-side item count
+// The method a device-count split runs. Only the three-phase methods read
+// the count on the device (every kernel re-cuts the planned chunks over it:
+// ChunkLayout::on_device); RB-sort's CUB radix sort needs n on the host. So
+// SortBased, asked for or chosen by Auto (many buckets), becomes Block, and
+// past Block's limits Direct; past Direct's (about 14k buckets of shared
+// memory per warp) there is no method: cudaErrorNotSupported.
+template <class Key, class Value>
+cudaError_t resolve_device_count(Method requested, std::uint32_t m, std::size_t functor_bytes, bool store_ids,
+                                 const DeviceLimits& limits, Method& method) {
+  method = resolve<Key, Value>(requested, m, functor_bytes, store_ids, limits);
+  if (method == Method::SortBased) method = resolve<Key, Value>(Method::Block, m, functor_bytes, store_ids, limits);
+  return method == Method::SortBased ? cudaErrorNotSupported : cudaSuccess;
+}
+
+// split() with the item count in device memory: min(*d_num_items, max_items)
+// items are split, read by the kernels themselves. Planned (temporary
+// storage, chunks, grids) for max_items; stream-ordered, no host
+// synchronisation, capturable (the count may change between graph replays).
+template <class Key, class Value, class BucketFn>
+cudaError_t split_device_count(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                               const Value* values_in, Value* values_out, const std::uint32_t* d_num_items,
+                               std::uint32_t max_items, std::uint32_t m, BucketFn fn, std::uint32_t* d_offsets,
+                               cudaStream_t stream, Method requested, Method* method_used) {
+  if (m == 0 || max_items > static_cast<std::uint32_t>(std::numeric_limits<std::int32_t>::max()))
+    return cudaErrorInvalidValue;
+  DeviceLimits limits;
+  MULTISPLIT_RETURN_IF_ERROR(query_device(limits));
+  Method method = Method::Block;
+  MULTISPLIT_RETURN_IF_ERROR((resolve_device_count<Key, Value>(requested, m, functor_shared_bytes(fn),
+                                                               block_postscan_stores_ids<BucketFn>(), limits, method)));
+  if (method_used != nullptr) *method_used = method;
+
+  using Three = ThreePhase<Key, Value, BucketFn>;
+  typename Three::Plan plan;
+  std::size_t needed = 1;
+  if (max_items > 0) {
+    MULTISPLIT_RETURN_IF_ERROR(Three::plan(plan, method, max_items, m, fn, limits));
+    needed = plan.temp.total;
+  }
+  if (d_temp == nullptr) {
+    temp_bytes = needed;
+    return cudaSuccess;
+  }
+  if (temp_bytes < needed || d_offsets == nullptr || d_num_items == nullptr) return cudaErrorInvalidValue;
+  // No item can be split: every offset is 0 (the count is clamped to 0).
+  if (max_items == 0)
+    return cudaMemsetAsync(d_offsets, 0, (static_cast<std::size_t>(m) + 1) * sizeof(std::uint32_t), stream);
+  if (keys_in == nullptr || keys_out == nullptr) return cudaErrorInvalidValue;
+  if constexpr (has_values<Value>()) {
+    if (values_in == nullptr || values_out == nullptr) return cudaErrorInvalidValue;
+  }
+  plan.layout.device_n = d_num_items;
   return Three::run(plan, d_temp, keys_in, keys_out, values_in, values_out, m, fn, d_offsets, stream);
 }
 

@@ -78,9 +78,12 @@ cudaError_t plan_histogram(HistogramPlan& plan, std::uint32_t n, std::uint32_t m
   return cudaSuccess;
 }
 
+// device_n: nullptr, or a device-side count (then n is its maximum and the
+// kernel counts min(*device_n, n) keys).
 template <class Key, class BucketFn>
-cudaError_t histogram(void* d_temp, std::size_t& temp_bytes, const Key* keys, std::uint32_t n, std::uint32_t m,
-                      BucketFn fn, std::uint32_t* counts, cudaStream_t stream, HistogramTuning tuning) {
+cudaError_t histogram(void* d_temp, std::size_t& temp_bytes, const Key* keys, std::uint32_t n,
+                      const std::uint32_t* device_n, std::uint32_t m, BucketFn fn, std::uint32_t* counts,
+                      cudaStream_t stream, HistogramTuning tuning) {
   if (m == 0 || n > static_cast<std::uint32_t>(std::numeric_limits<std::int32_t>::max())) return cudaErrorInvalidValue;
   // No temporary storage is needed (block totals go to the output with
   // atomics); the CUB-style size query is kept so that callers need not
@@ -97,8 +100,16 @@ cudaError_t histogram(void* d_temp, std::size_t& temp_bytes, const Key* keys, st
   MULTISPLIT_RETURN_IF_ERROR(plan_histogram<Key>(plan, n, m, fn, tuning));
   using P = HistogramPolicy<Key>;
   histogram_kernel<P::kThreads, P::kItems, Key, BucketFn><<<plan.grid, P::kThreads, plan.smem, stream>>>(
-      keys, n, vector_loadable(keys), m, ceil_log2(m), fn, plan.functor_bytes, plan.table, plan.aggregate, counts);
+      keys, n, device_n, vector_loadable(keys), m, ceil_log2(m), fn, plan.functor_bytes, plan.table, plan.aggregate,
+      counts);
   return cudaGetLastError();
+}
+
+template <class Key, class BucketFn>
+cudaError_t histogram(void* d_temp, std::size_t& temp_bytes, const Key* keys, std::uint32_t n, std::uint32_t m,
+                      BucketFn fn, std::uint32_t* counts, cudaStream_t stream, HistogramTuning tuning) {
+  return histogram(d_temp, temp_bytes, keys, n, static_cast<const std::uint32_t*>(nullptr), m, fn, counts, stream,
+                   tuning);
 }
 
 }  // namespace detail

@@ -150,13 +150,16 @@ __device__ __forceinline__ void histogram_tiles(const Key* __restrict__ keys, st
 }
 
 // Adds the histogram of keys[0, n) into counts[0, m) (which the caller
-// zeroed). Shared memory: functor bytes, then the counter tables:
+// zeroed); with device_n (a device-side count), of keys[0, min(*device_n,
+// n)). Shared memory: functor bytes, then the counter tables:
 // LaneRegisters warps * 32, WarpShared warps * m, BlockShared m words.
 template <int Threads, int Items, class Key, class BucketFn>
 __global__ void __launch_bounds__(Threads)
-    histogram_kernel(const Key* __restrict__ keys, std::uint32_t n, bool vector, std::uint32_t m, int bits,
-                     BucketFn bucket_fn, std::uint32_t functor_bytes, HistogramTable table_kind, bool aggregate,
+    histogram_kernel(const Key* __restrict__ keys, std::uint32_t n, const std::uint32_t* __restrict__ device_n,
+                     bool vector, std::uint32_t m, int bits, BucketFn bucket_fn, std::uint32_t functor_bytes,
+                     HistogramTable table_kind, bool aggregate,
                      std::uint32_t* __restrict__ counts) {
+  if (device_n != nullptr) n = min(*device_n, n);  // block-uniform
   extern __shared__ __align__(16) unsigned char smem[];
   const BucketFn fn = bind_functor(bucket_fn, smem);
   constexpr std::uint32_t kWarps = Threads / kWarpThreads;

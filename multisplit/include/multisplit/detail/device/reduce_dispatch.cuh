@@ -131,7 +131,8 @@ struct ReduceByBucket {
 
   static cudaError_t run(const Plan& plan, void* d_temp, const Key* keys, const Value* values, std::uint32_t n,
                          std::uint32_t m, BucketFn fn, Op op, Value identity, Value* out_values,
-                         std::uint32_t* out_counts, cudaStream_t stream) {
+                         std::uint32_t* out_counts, cudaStream_t stream,
+                         const std::uint32_t* device_n = nullptr) {
     constexpr std::uint32_t kCombineThreads = 256;
     const std::uint32_t combine_grid = div_up(m, kCombineThreads / kWarpThreads);
     if (n == 0) {
@@ -144,7 +145,7 @@ struct ReduceByBucket {
       std::uint32_t* partial_counts = plan.temp.template get<std::uint32_t>(d_temp, kPartialCounts);
       // Same element size: lane l's j-th key and value are then the same pair.
       const bool vector = sizeof(Key) == sizeof(Value) && vector_loadable(keys) && vector_loadable(values);
-      kernel()<<<plan.grid, P::kThreads, plan.smem, stream>>>(keys, values, n, vector, plan.block_table, m,
+      kernel()<<<plan.grid, P::kThreads, plan.smem, stream>>>(keys, values, n, device_n, vector, plan.block_table, m,
                                                               ceil_log2(m), fn, plan.functor_bytes, op, identity,
                                                               partial_values, partial_counts);
       MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
@@ -199,6 +200,30 @@ cudaError_t reduce_by_bucket(void* d_temp, std::size_t& temp_bytes, const Key* k
   if (temp_bytes < plan.needed || out_values == nullptr) return cudaErrorInvalidValue;
   if (n > 0 && (keys == nullptr || values == nullptr)) return cudaErrorInvalidValue;
   return R::run(plan, d_temp, keys, values, n, m, fn, op, identity, out_values, out_counts, stream);
+}
+
+// With a device-side count: the pairs [0, min(*device_n, max_items)), the
+// count read by the kernel; planned for max_items. Only the one-pass
+// warp-table path reads counts on the device (the sort-based fallback for
+// very many buckets needs n on the host): cudaErrorNotSupported past it.
+template <class Key, class Value, class BucketFn, class Op>
+cudaError_t reduce_by_bucket_device_count(void* d_temp, std::size_t& temp_bytes, const Key* keys, const Value* values,
+                                          const std::uint32_t* device_n, std::uint32_t max_items, std::uint32_t m,
+                                          BucketFn fn, Op op, Value identity, Value* out_values,
+                                          std::uint32_t* out_counts, cudaStream_t stream) {
+  if (m == 0 || max_items > static_cast<std::uint32_t>(std::numeric_limits<std::int32_t>::max()))
+    return cudaErrorInvalidValue;
+  using R = ReduceByBucket<Key, Value, BucketFn, Op>;
+  typename R::Plan plan;
+  MULTISPLIT_RETURN_IF_ERROR(R::plan(plan, max_items, m, fn, op, ReducePath::Auto));
+  if (!plan.fast) return cudaErrorNotSupported;
+  if (d_temp == nullptr) {
+    temp_bytes = plan.needed;
+    return cudaSuccess;
+  }
+  if (temp_bytes < plan.needed || out_values == nullptr || device_n == nullptr) return cudaErrorInvalidValue;
+  if (max_items > 0 && (keys == nullptr || values == nullptr)) return cudaErrorInvalidValue;
+  return R::run(plan, d_temp, keys, values, max_items, m, fn, op, identity, out_values, out_counts, stream, device_n);
 }
 
 }  // namespace detail

@@ -173,13 +173,16 @@ __device__ __forceinline__ void reduce_subtile(const Key* __restrict__ keys, con
 }
 
 // Each block reduces its tiles (grid-stride) and writes its per-bucket
-// partials to partial_values / partial_counts[blockIdx.x * m + b].
+// partials to partial_values / partial_counts[blockIdx.x * m + b]. With
+// device_n (a device-side count), the pairs are [0, min(*device_n, n)).
 template <int Threads, int Items, class Key, class Value, class BucketFn, class Op>
 __global__ void __launch_bounds__(Threads)
     reduce_by_bucket_kernel(const Key* __restrict__ keys, const Value* __restrict__ values, std::uint32_t n,
-                            bool vector, bool block_table, std::uint32_t m, int bits, BucketFn bucket_fn,
+                            const std::uint32_t* __restrict__ device_n, bool vector, bool block_table,
+                            std::uint32_t m, int bits, BucketFn bucket_fn,
                             std::uint32_t functor_bytes, Op op, Value identity, Value* __restrict__ partial_values,
                             std::uint32_t* __restrict__ partial_counts) {
+  if (device_n != nullptr) n = min(*device_n, n);  // block-uniform
   extern __shared__ __align__(16) unsigned char smem[];
   const BucketFn fn = bind_functor(bucket_fn, smem);
   constexpr std::uint32_t kWarps = Threads / kWarpThreads;

@@ -37,13 +37,14 @@ constexpr std::uint32_t kMaxSharedBucketId = 0xFFFFu;
 
 // First output position of every bucket: the scanned matrix's column 0.
 // (A template so that the header can be included by many translation units.)
+// offsets[m] = n, or with a device count min(*device_n, n).
 template <int Unused = 0>
 __global__ void bucket_offsets_kernel(const std::uint32_t* __restrict__ scanned, std::uint32_t num_chunks,
-                                             std::uint32_t m, std::uint32_t n,
-                                             std::uint32_t* __restrict__ offsets) {
+                                      std::uint32_t m, std::uint32_t n, const std::uint32_t* __restrict__ device_n,
+                                      std::uint32_t* __restrict__ offsets) {
   const std::uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
   if (b < m) offsets[b] = scanned[static_cast<std::size_t>(b) * num_chunks];
-  if (b == m) offsets[m] = n;
+  if (b == m) offsets[m] = device_n == nullptr ? n : min(*device_n, n);
 }
 
 // ------------------------------------------------------- post-scan: DMS
@@ -51,8 +52,9 @@ __global__ void bucket_offsets_kernel(const std::uint32_t* __restrict__ scanned,
 template <int ItemsPerThread, class Key, class Value, class BucketFn>
 __global__ void direct_postscan_kernel(const Key* __restrict__ keys_in, Key* __restrict__ keys_out,
                                        const Value* __restrict__ values_in, Value* __restrict__ values_out,
-                                       ChunkLayout layout, std::uint32_t m, int bits, BucketFn bucket_fn,
+                                       ChunkLayout planned_layout, std::uint32_t m, int bits, BucketFn bucket_fn,
                                        std::uint32_t functor_bytes, const std::uint32_t* __restrict__ offsets) {
+  const ChunkLayout layout = planned_layout.on_device();  // device counts: the real n
   extern __shared__ __align__(16) unsigned char smem[];
   const BucketFn fn = bind_functor(bucket_fn, smem);
   const std::uint32_t num_warps = blockDim.x / kWarpThreads;
@@ -116,8 +118,9 @@ __host__ __device__ constexpr std::size_t warp_postscan_warp_bytes(std::uint32_t
 template <int ItemsPerThread, class Key, class Value, class BucketFn>
 __global__ void warp_postscan_kernel(const Key* __restrict__ keys_in, Key* __restrict__ keys_out,
                                      const Value* __restrict__ values_in, Value* __restrict__ values_out,
-                                     ChunkLayout layout, std::uint32_t m, int bits, BucketFn bucket_fn,
+                                     ChunkLayout planned_layout, std::uint32_t m, int bits, BucketFn bucket_fn,
                                      std::uint32_t functor_bytes, const std::uint32_t* __restrict__ offsets) {
+  const ChunkLayout layout = planned_layout.on_device();  // device counts: the real n
   extern __shared__ __align__(16) unsigned char smem[];
   const BucketFn fn = bind_functor(bucket_fn, smem);
   constexpr std::uint32_t kSubtile = kWarpThreads * ItemsPerThread;
