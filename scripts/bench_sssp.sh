@@ -5,7 +5,7 @@
 #
 #   scripts/bench_sssp.sh            # full set (parts main, large, balance, sweep)
 #   scripts/bench_sssp.sh --quick    # smaller set (parts main, sweep), under 3 minutes on an H200
-#   scripts/bench_sssp.sh --quick -- --sources 4   # after --: extra sssp_bench options
+#   scripts/bench_sssp.sh --quick -- --random-sources 4   # after --: extra sssp_bench (= sssp bench) options
 #   SSSP_BENCH_PARTS=large scripts/bench_sssp.sh   # only some parts (one file set each)
 #
 # Parts, one sssp_bench run and one file set each:
@@ -50,7 +50,9 @@ bench_results_dir
 data="${SSSP_DATASETS:-$(cd "$bench_root/.." && pwd)/shared/datasets}"
 downloads="${SSSP_DOWNLOADS:-$bench_root/datasets/downloads}"
 
-common=(--weights random:1:1000 --seed 1)
+# --weights is left at its default, file: generated graphs and files without
+# weights get random:1:1000, files with weights keep theirs (the rule above).
+common=(--seed 1)
 # The CPU baseline at its best delta per graph: auto_delta_cpu or c * mean
 # weight / mean degree for these c, whichever a short probe finds fastest.
 cpu_best=(--cpu-delta-c 1,2,4,8,16,32)

@@ -6,6 +6,9 @@
 //
 //   cpu_sssp_bench --generate rmat:16:16,grid:256:256 --threads 1,2,16 --runs 5 [--json out.json]
 //
+// Options: the common ones of every front end (src/cli/common_options.hpp)
+// and --sweep (cpu_sssp_bench_options.hpp).
+//
 // Per graph, thread count and delta it prints the median solve time, MTEPS
 // (graph/metrics.hpp), the speedup over Dijkstra, the delta used, the phases
 // (buckets processed) and the work ratio, then the best delta per thread
@@ -25,23 +28,22 @@
 // 2 instead of the default few.
 #include <omp.h>
 
-#include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "cli/common_options.hpp"
+#include "cpu_sssp_bench_options.hpp"
 #include "graph/error.hpp"
 #include "graph/generators.hpp"
 #include "graph/load.hpp"
@@ -51,48 +53,31 @@
 #include "graph/verify.hpp"
 #include "graph/weights.hpp"
 
-namespace po = boost::program_options;
 using nlohmann::json;
 
 namespace {
 
 struct BenchOptions {
-  std::vector<std::string> specs;
-  std::vector<std::string> files;
   std::vector<int> threads;
   int runs = 5;
-  std::string weights = "file";
   std::uint64_t seed = 1;
   std::vector<double> deltas;    // explicit bucket widths; empty: auto_delta(g, c) for each c
   std::vector<double> delta_cs;  // the c values of auto_delta to try
   bool cpu_auto = true;          // also auto_delta_cpu(g) (with --delta auto)
-  bool undirected = false;
   std::int64_t source = -1;  // in the graph's own ids; -1: a seeded random vertex with out-arcs
 };
 
-// A bad option value: exit status 2, like InputError.
+// A source outside the graph: exit status 2, like a bad option.
 struct BadArgument : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
 [[noreturn]] void bad_argument(const std::string& what) { throw BadArgument(what); }
 
-std::vector<std::string> split_commas(const std::string& text) {
-  std::vector<std::string> parts;
-  std::stringstream stream(text);
-  std::string part;
-  while (std::getline(stream, part, ','))
-    if (!part.empty()) parts.push_back(part);
-  return parts;
-}
-
-template <class T>
-T parse_number(const std::string& text, const char* option) {
-  T value{};
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
-    bad_argument(std::string("--") + option + ": '" + text + "' is not a valid number");
-  return value;
+std::string join(const std::vector<double>& values) {
+  std::string text;
+  for (const double v : values) text += (text.empty() ? "" : ",") + std::to_string(v);
+  return text;
 }
 
 // A vertex with out-arcs, chosen from the seed (GAP also picks random
@@ -275,84 +260,30 @@ json bench_graph(const std::string& name, const graph::Csr<Weight>& g, graph::ve
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string generate_text, graph_text, threads_text, seed_text, json_path, source_text, delta_text, delta_c_text;
-  bool sweep = false;
-  BenchOptions options;
   const int max_threads = omp_get_max_threads();
-  po::options_description description(
-      "Usage: cpu_sssp_bench [--generate SPEC[,SPEC...]] [--graph FILE[,FILE...]] [options]\n"
-      "Times Dijkstra and parallel delta-stepping (median of --runs after one warm-up).\n"
-      "SPEC: rmat:SCALE:EF[:A:B:C:D], grid:ROWS:COLS, urand:N:DEG (see graphgen --help).\n"
-      "Options");
-  description.add_options()                                                                             //
-      ("help,h", "print this help")                                                                     //
-      ("generate,g", po::value(&generate_text), "generated graphs (default rmat:16:16,grid:256:256 when no --graph)")
-      ("graph", po::value(&graph_text), "graph files (.mtx, .gr, .el, .bin), comma separated")          //
-      ("undirected", po::bool_switch(&options.undirected), "symmetrise directed graph files")           //
-      ("threads,t", po::value(&threads_text)->default_value("1,2," + std::to_string(max_threads)),
-       "delta-stepping thread counts, comma separated")                                                 //
-      ("runs,r", po::value(&options.runs)->default_value(5), "timed runs per measurement (after one warm-up)")
-      ("weights,w", po::value(&options.weights)->default_value("file"),
-       "file (generated graphs: random:1:1000), unit, random or random:LO:HI")                          //
-      ("seed,s", po::value(&seed_text)->default_value("1"), "seed of generators, weights and source choice")
-      ("delta,d", po::value(&delta_text)->default_value("auto"),
-       "auto, or bucket widths to try, comma separated")                                              //
-      ("delta-c", po::value(&delta_c_text)->default_value("0.125,0.5,2,8,32"),
-       "with --delta auto: the c values of delta = c * mean weight / mean degree to try (32 is DESIGN.md's GPU "
-       "default; small c suits CPUs on power-law graphs, GAP runs kron with delta 2 for weights 1..255); "
-       "auto_delta_cpu(g) is always tried too, as 'cpu-auto'")
-      ("sweep", po::bool_switch(&sweep), "with --delta auto: try c = 1/32, 1/16, ..., 256 (replaces --delta-c)")
-      ("source", po::value(&source_text), "source vertex in the graph's ids (default: seeded random vertex with arcs)")
-      ("json", po::value(&json_path), "also write all measurements to this JSON file");
-
   try {
-    po::variables_map vm;
-    po::store(po::command_line_parser(argc, argv).options(description).run(), vm);
-    po::notify(vm);
-    if (vm.count("help")) {
-      std::cout << description << "\n";
+    const cpu_bench::CpuBenchOptions parsed = cpu_bench::parse_cpu_bench_options(argc, argv, max_threads);
+    if (parsed.help) {
+      std::cout << cpu_bench::cpu_bench_help(max_threads) << "\n";
       return 0;
     }
-    options.specs = split_commas(generate_text);
-    options.files = split_commas(graph_text);
-    if (options.specs.empty() && options.files.empty()) options.specs = {"rmat:16:16", "grid:256:256"};
-    for (const auto& t : split_commas(threads_text)) {
-      const int threads = parse_number<int>(t, "threads");
-      if (threads < 1) bad_argument("--threads: thread counts must be at least 1");
-      if (std::find(options.threads.begin(), options.threads.end(), threads) == options.threads.end())
-        options.threads.push_back(threads);
-    }
-    if (options.threads.empty()) bad_argument("--threads: no thread count given");
-    if (options.runs < 1) bad_argument("--runs must be at least 1");
-    options.seed = parse_number<std::uint64_t>(seed_text, "seed");
-    if (!source_text.empty()) options.source = parse_number<std::int64_t>(source_text, "source");
-    if (delta_text != "auto") {
-      for (const auto& d : split_commas(delta_text)) {
-        const double delta = parse_number<double>(d, "delta");
-        if (!(delta > 0) || !std::isfinite(delta)) bad_argument("--delta: '" + d + "' is not a positive bucket width");
-        options.deltas.push_back(delta);
-      }
-      if (options.deltas.empty()) bad_argument("--delta: no value given");
-    }
-    if (sweep) {
-      if (delta_text != "auto") bad_argument("--sweep needs --delta auto");
-      delta_c_text.clear();
-      for (double c = 1.0 / 32; c <= 256; c *= 2) delta_c_text += (delta_c_text.empty() ? "" : ",") + std::to_string(c);
-    }
-    for (const auto& c_text : split_commas(delta_c_text)) {
-      const double c = parse_number<double>(c_text, "delta-c");
-      if (!(c > 0) || !std::isfinite(c)) bad_argument("--delta-c: '" + c_text + "' is not positive");
-      options.delta_cs.push_back(c);
-    }
-    if (options.deltas.empty() && options.delta_cs.empty()) bad_argument("--delta-c: no value given");
-    const graph::WeightRule rule = graph::WeightRule::parse(options.weights, options.seed);
+    const cli::CommonOptions& common = parsed.common;
+    BenchOptions options;
+    options.threads = parsed.threads;
+    options.runs = static_cast<int>(common.runs);
+    options.seed = common.seed;
+    options.deltas = common.deltas;
+    options.delta_cs = common.delta_cs;
+    if (!common.sources.empty()) options.source = static_cast<std::int64_t>(common.sources.front());
+    const graph::WeightRule rule = graph::WeightRule::parse(common.weights, options.seed);
     std::vector<graph::GeneratorSpec> specs;
-    for (const auto& spec : options.specs) specs.push_back(graph::GeneratorSpec::parse(spec));
+    for (const auto& spec : common.generate) specs.push_back(graph::GeneratorSpec::parse(spec));
 
+    const std::string delta_text = options.deltas.empty() ? "auto" : join(options.deltas);
     std::printf("cpu_sssp_bench: %d hardware threads available (omp_get_max_threads), runs %d after one warm-up, "
                 "delta %s%s%s\n",
-                max_threads, options.runs, delta_text.c_str(), delta_text == "auto" ? " (auto_delta_cpu) and c in " : "",
-                delta_text == "auto" ? delta_c_text.c_str() : "");
+                max_threads, options.runs, delta_text.c_str(), options.deltas.empty() ? " (auto_delta_cpu) and c in " : "",
+                options.deltas.empty() ? join(options.delta_cs).c_str() : "");
     for (const int threads : options.threads)
       if (threads > max_threads)
         std::printf("warning: %d threads requested but only %d available: oversubscribed\n", threads, max_threads);
@@ -370,30 +301,30 @@ int main(int argc, char** argv) {
       report["graphs"].push_back(
           bench_graph(spec.describe(), g, 0, rule.for_pattern_file().describe(), prepare_s, options, all_ok));
     }
-    for (const auto& file : options.files) {
+    for (const cli::GraphFile& file : common.graphs) {
       graph::LoadOptions load_options;
-      load_options.undirected = options.undirected;
-      load_options.weights = rule;
+      load_options.undirected = common.undirected;
+      load_options.weights = graph::WeightRule::parse(file.weights, options.seed);  // --weights or FILE@RULE
       load_options.progress = false;
       graph::LoadReport load_report;
-      const graph::AnyCsr any = graph::load_graph(file, load_options, &load_report);
+      const graph::AnyCsr any = graph::load_graph(file.path, load_options, &load_report);
       std::visit(
           [&](const auto& g) {
-            report["graphs"].push_back(bench_graph(file, g, load_report.id_base, load_report.weight_rule,
+            report["graphs"].push_back(bench_graph(file.path, g, load_report.id_base, load_report.weight_rule,
                                                    load_report.total_seconds, options, all_ok));
           },
           any);
     }
-    if (!json_path.empty()) {
-      std::ofstream out(json_path);
+    if (!common.json_path.empty()) {
+      std::ofstream out(common.json_path);
       out << report.dump(2) << "\n";
-      if (!out) throw std::runtime_error("cannot write " + json_path);
+      if (!out) throw std::runtime_error("cannot write " + common.json_path);
     }
     if (!all_ok) {
       std::fprintf(stderr, "cpu_sssp_bench: delta-stepping disagreed with Dijkstra\n");
       return 1;
     }
-  } catch (const po::error& e) {
+  } catch (const cli::UsageError& e) {
     std::cerr << "cpu_sssp_bench: " << e.what() << "\n(try --help)\n";
     return 2;
   } catch (const graph::InputError& e) {

@@ -1,4 +1,5 @@
 #include "app/app.hpp"
+#include "app/bench.hpp"
 
 #include <omp.h>
 #include <sys/resource.h>
@@ -506,6 +507,8 @@ int run(const AppOptions& o, std::ostream& out, std::ostream& err) {
 }  // namespace
 
 int run_sssp(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  // `sssp bench ...`: the benchmark mode, argv[1] as its program name.
+  if (argc > 1 && std::string(argv[1]) == "bench") return run_bench(argc - 1, argv + 1, out, err);
   try {
     const AppOptions options = parse_options(argc, argv);
     if (options.help) {

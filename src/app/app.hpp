@@ -12,7 +12,8 @@ namespace app {
 // (GPU out of memory, CUDA error, validation mismatch, failed write); 2 bad
 // input (graph::InputError), bad options, or a parameter the solver rejects
 // (std::invalid_argument). Never throws. Output files
-// (--output, --json) are written only by a successful run.
+// (--output, --json) are written only by a successful run. `sssp bench ...`
+// runs the benchmark mode instead (app/bench.hpp).
 int run_sssp(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 }  // namespace app

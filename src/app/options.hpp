@@ -13,15 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "cli/common_options.hpp"
 #include "sssp/solver.hpp"
 
 namespace app {
 
-// A bad or conflicting command-line option: one line, exit code 2.
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+// A bad or conflicting command-line option: one line, exit code 2 (the one
+// kind every front end throws, src/cli/usage_error.hpp).
+using UsageError = cli::UsageError;
 
 // What solves a problem. GPU strategies map one to one onto sssp::Strategy
 // (solver.hpp); the CPU ones call graph/reference.hpp. Auto never runs: once
@@ -95,12 +94,20 @@ struct AppOptions {
   bool generated() const { return graph_path.empty(); }
 };
 
+// The common options `sssp` takes (src/cli/common_options.hpp): one graph,
+// one thread count, one delta, one run by default.
+cli::FrontEnd sssp_front_end();
+
 // Parses and validates argv (argv[0] is the program name). Throws UsageError
 // with a one-line message on any bad, unknown or conflicting option.
 AppOptions parse_options(int argc, const char* const* argv);
 
 // The --help text: every option and a few examples.
 std::string help_text();
+
+// One --load-balance name (sssp::parse_load_balance), or UsageError
+// "--load-balance: ..." naming it; `sssp` and `sssp bench` both use it.
+sssp::LoadBalance parse_load_balance_option(const std::string& name);
 
 enum class DeviceKind { Gpu, Cpu };
 const char* to_string(DeviceKind d);
