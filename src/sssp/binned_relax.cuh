@@ -45,7 +45,6 @@
 #include <multisplit/detail/warp/warp_match.cuh>
 
 #include "sssp/labels.cuh"
-#include "sssp/merge_path_relax.cuh"
 #include "sssp/relax.cuh"
 
 namespace sssp::detail {
@@ -64,21 +63,14 @@ struct BinCounters {
   unsigned long long merge_path;  // merge-path mode: MergePathPlan::reserved
 };
 
-// The two-pass balancers of one round, in device memory: the degree bins, or
-// with merge_path set the merge-path plan (merge_path_relax.cuh), which takes
-// the same two passes. enabled == false: the three-stage relax runs instead
-// and nothing here is touched.
+// The degree bins of one round, in device memory.
 struct DegreeBins {
-  bool enabled = false;
-  bool merge_path = false;
-  MergePathPlan merge;
   std::uint32_t* items = nullptr;          // bins 0 (front) and 1 (back)
   std::uint32_t capacity = 0;
   std::uint32_t* hub_vertex = nullptr;     // bin 2: vertex of slot s
   std::uint64_t* hub_first = nullptr;      // bin 2: first index of slot s's arcs in the hub arc space
   std::uint32_t hub_capacity = 0;
   BinCounters* counters = nullptr;         // zero between rounds
-  std::uint32_t* overflow = nullptr;       // the strategy's overflow flag (never set, by construction)
 };
 
 // 64-bit warp-wide exclusive prefix sum; *total gets the sum (all lanes call it).
@@ -100,11 +92,7 @@ __device__ __forceinline__ std::uint64_t warp_exclusive_sum64(std::uint64_t valu
 // without out-arcs are dropped here.
 template <class Sink>
 __device__ void bin_frontier(const std::uint64_t* offsets, const std::uint32_t* frontier, std::uint32_t count,
-                             const Sink& sink, const DegreeBins& bins) {
-  if (bins.merge_path) {
-    merge_path_prefix(offsets, frontier, count, sink, bins.merge, bins.overflow);
-    return;
-  }
+                             const Sink& sink, const DegreeBins& bins, std::uint32_t* overflow) {
   namespace ms = multisplit::detail;
   const unsigned lane = threadIdx.x & 31u;
   const std::uint64_t warp = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
@@ -143,14 +131,14 @@ __device__ void bin_frontier(const std::uint64_t* offsets, const std::uint32_t* 
         bins.hub_vertex[slot] = u;
         bins.hub_first[slot] = (old & kHubArcMask) + hub_prefix;
       } else {
-        atomicExch(bins.overflow, 1u);
+        atomicExch(overflow, 1u);
       }
     } else {
       const std::uint64_t slot = static_cast<std::uint32_t>(old) + static_cast<std::uint64_t>(rank);
       if (slot < bins.capacity) {
         bins.items[bin == 0 ? slot : bins.capacity - 1 - slot] = u;
       } else {
-        atomicExch(bins.overflow, 1u);
+        atomicExch(overflow, 1u);
       }
     }
   }
@@ -164,11 +152,6 @@ template <class Codec, int kBlock = kRelaxBlock, class Sink>
 __device__ void relax_bins(const GraphView<typename Codec::Weight>& g, label_t* labels, const DegreeBins& bins,
                            bool track_pred, const Sink& sink, RelaxShared<Codec, kBlock>& sh,
                            unsigned long long* arcs_examined) {
-  if (bins.merge_path) {
-    static_assert(kBlock == kRelaxBlock, "the merge-path relax runs in kRelaxBlock-thread blocks");
-    merge_path_relax<Codec>(g, labels, bins.merge, track_pred, sink, arcs_examined);
-    return;
-  }
   using Dist = typename Codec::Dist;
   const unsigned lane = threadIdx.x & 31u;
   // Written by atomics before the barrier: read from L2.
@@ -298,11 +281,9 @@ __device__ void relax_bins(const GraphView<typename Codec::Weight>& g, label_t* 
 // Clears the counters for the next round: one thread, after every thread of
 // the grid is done with relax_bins (a barrier or the last block out).
 __device__ __forceinline__ void reset_bins(const DegreeBins& bins) {
-  if (!bins.enabled) return;
   bins.counters->scan_count = 0;
   bins.counters->warp_count = 0;
   bins.counters->hubs = 0;
-  bins.counters->merge_path = 0;
 }
 
 }  // namespace sssp::detail

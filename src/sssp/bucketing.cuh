@@ -1,7 +1,7 @@
 // Bucketed delta-stepping (Meyer and Sanders, "Delta-stepping: a
-// parallelizable shortest path algorithm", J. Algorithms 2003) on top of the
-// near-far device loop (near_far.cuh, bucketed mode): phases are delta-wide
-// windows, bucket(dist) = floor(dist / delta).
+// parallelizable shortest path algorithm", J. Algorithms 2003) as a frontier
+// policy of the engine (engine.cuh), with near-far's far pile (far_pile.cuh):
+// phases are delta-wide windows, bucket(dist) = floor(dist / delta).
 //
 // Near-far re-scans its whole far pile at every phase. Here a "full split"
 // cuts the far pile into B buckets at once, relative to the smallest live
@@ -26,8 +26,8 @@
 // the overflow bucket is not empty, or when no ready bucket is left and the
 // far pile holds more than kFullSplitMinFar entries (below that a scan is
 // cheaper than the host round trip). The sort and the multisplit take their
-// item count from the host, so each full split costs one synchronisation;
-// rounds in between stay on the device.
+// item count from the host, so each full split pauses the device loop
+// (loop.paused) for one synchronisation; rounds in between stay on the device.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -38,7 +38,8 @@
 #include <string>
 
 #include "sssp/cuda_check.cuh"
-#include "sssp/near_far.cuh"
+#include "sssp/engine.cuh"
+#include "sssp/far_pile.cuh"
 #include "sssp/relax.cuh"
 #include "sssp/workspace.cuh"
 
@@ -47,6 +48,112 @@
 namespace sssp::detail {
 
 constexpr std::uint32_t kFullSplitMinFar = 4096;
+constexpr unsigned long long kNoWindow = ~0ull;
+
+template <class CodecT>
+struct BucketingPolicy {
+  using Codec = CodecT;
+  using Weight = typename Codec::Weight;
+  using Dist = typename Codec::Dist;
+
+  struct State {
+    LoopState loop;
+    FarPile far;
+    typename Codec::Delta delta;
+    unsigned long long phases;
+    unsigned long long window;       // the current window (near: bucket <= window)
+    std::uint32_t have_ready;        // ready buckets exist
+    std::uint32_t num_buckets;       // B: ready buckets 0 .. B-2, overflow B-1
+    std::uint32_t ready_next;        // first ready bucket not taken yet
+    std::uint32_t take_begin, take_count;  // ready segment the current split folds into the near set
+    std::uint32_t full_split_at;     // far-pile size that asks for a full split when no ready bucket is left
+    std::uint32_t full_splits;
+    std::uint32_t overflow_begin, overflow_end;  // the overflow bucket in `ready`
+    const std::uint32_t* ready;          // the ready buckets (output of the last full split)
+    const std::uint32_t* ready_offsets;  // B + 2 entries
+    unsigned long long base_bucket;  // window of ready bucket 0
+    unsigned long long min_key;      // full-split scratch
+  };
+
+  struct IsNear {
+    unsigned long long window;
+    typename Codec::Delta delta;
+    __device__ __forceinline__ bool operator()(Dist d) const { return bucket_of(d, delta) <= window; }
+  };
+  template <class Out>
+  using Sink = FarPileSink<Codec, Out, IsNear>;
+
+  static constexpr bool kHasSplits = true;
+
+  template <class Out>
+  __device__ static Sink<Out> sink(const EngineContext<Weight>& ctx, const State& view, State* st, const Out& out) {
+    return Sink<Out>{out, far_appender(view.far, &st->far, ctx.stamps_pile, &st->loop.overflow), &st->far,
+                     IsNear{view.window, view.delta}};
+  }
+
+  // The near set ran empty: the next window is the lower of the first
+  // non-empty ready bucket and the far pile's smallest window; or end, or
+  // pause for a full split (the host's). One thread.
+  __device__ static void frontier_empty(State* st) {
+    const std::uint32_t far = volatile_load(&st->far.count);
+    const unsigned long long far_min = volatile_load(&st->far.min_key);
+    const unsigned long long w_far =
+        (far > 0 && far_min != Codec::inf_key()) ? bucket_of(Codec::dist_from_key(far_min), st->delta) : kNoWindow;
+    unsigned long long w_ready = kNoWindow;
+    std::uint32_t j = st->ready_next;
+    bool overflow_left = false;
+    if (st->have_ready) {
+      const std::uint32_t last = st->num_buckets - 1;  // the overflow bucket
+      for (; j < last; ++j)
+        if (st->ready_offsets[j + 1] > st->ready_offsets[j]) {
+          w_ready = st->base_bucket + j;
+          break;
+        }
+      overflow_left = st->ready_offsets[last + 1] > st->ready_offsets[last];
+    }
+    const unsigned long long w = w_far < w_ready ? w_far : w_ready;
+    const bool past_ready = !st->have_ready || w == kNoWindow || w > st->base_bucket + (st->num_buckets - 2);
+    if (w == kNoWindow && !overflow_left) {
+      if (far > 0) {  // entries but no finite far_min (cannot happen): let a full split sort it out
+        st->loop.paused = 1;
+        return;
+      }
+      st->loop.done = 1;
+      return;
+    }
+    if ((past_ready && overflow_left) || (w_ready == kNoWindow && far > st->full_split_at)) {
+      st->loop.paused = 1;
+      return;
+    }
+    st->window = w;
+    if (w == w_ready) {
+      st->take_begin = st->ready_offsets[j];
+      st->take_count = st->ready_offsets[j + 1] - st->ready_offsets[j];
+      st->ready_next = j + 1;
+    } else {
+      st->take_count = 0;
+    }
+    arm_far_split(st->loop, st->far, far, Codec::inf_key());
+    ++st->phases;
+  }
+
+  __host__ __device__ static unsigned long long phase_count(const State* st) { return st->phases; }
+  __device__ static std::uint32_t split_items(const State& view) { return view.far.split_count + view.take_count; }
+
+  // The far pile and the ready segment being taken, by window.
+  template <class NearOut>
+  __device__ static void split(const EngineContext<Weight>& ctx, const State& view, State* st, std::uint32_t first,
+                               std::uint32_t stride, const NearOut& near_out) {
+    const unsigned long long window = view.window;
+    const auto delta = view.delta;
+    split_far_pile<Codec>(ctx.labels, ctx.stamps_pile, view.far, &st->far, &st->loop.overflow,
+                          view.ready + view.take_begin, view.take_count, first, stride, near_out,
+                          [window, delta](Dist d) {
+                            const unsigned long long b = bucket_of(d, delta);
+                            return b < window ? Placement::Stale : (b == window ? Placement::Near : Placement::Far);
+                          });
+  }
+};
 
 // Bucket of a far-pile entry relative to *base_bucket; kNoItem and entries
 // whose window is at most *window (already processed: stale) go to bucket
@@ -84,9 +191,10 @@ __global__ void mark_duplicates(std::uint32_t* items, std::uint32_t n, std::uint
 }
 
 // Smallest live distance key (window past the current one) into st->min_key.
-template <class Codec>
+template <class Policy>
 __global__ void min_live_key(const std::uint32_t* items, std::uint32_t n, const label_t* labels,
-                             NearFarState<Codec>* st) {
+                             typename Policy::State* st) {
+  using Codec = typename Policy::Codec;
   const unsigned long long window = st->window;
   const auto delta = st->delta;
   unsigned long long best = Codec::inf_key();
@@ -105,8 +213,9 @@ __global__ void min_live_key(const std::uint32_t* items, std::uint32_t n, const 
   if ((threadIdx.x & 31u) == 0 && best != Codec::inf_key()) atomicMin(&st->min_key, best);
 }
 
-template <class Codec>
-__global__ void set_base_bucket(NearFarState<Codec>* st) {
+template <class Policy>
+__global__ void set_base_bucket(typename Policy::State* st) {
+  using Codec = typename Policy::Codec;
   const unsigned long long k = st->min_key;
   st->base_bucket = k == Codec::inf_key() ? st->window + 1 : bucket_of(Codec::dist_from_key(k), st->delta);
   st->min_key = Codec::inf_key();
@@ -144,9 +253,9 @@ __global__ void counts_to_offsets(std::uint32_t* offsets, std::uint32_t bins) {
 }
 
 // After a full split into `ready` (offsets: B + 2 entries): the far pile was
-// consumed; pick the next phase.
-template <class Codec>
-__global__ void after_full_split(NearFarState<Codec>* st, const std::uint32_t* ready, const std::uint32_t* offsets,
+// consumed; pick the next phase and resume the loop.
+template <class Policy>
+__global__ void after_full_split(typename Policy::State* st, const std::uint32_t* ready, const std::uint32_t* offsets,
                                  std::uint32_t stamp_seq) {
   st->ready = ready;
   st->overflow_begin = offsets[st->num_buckets - 1];
@@ -154,12 +263,12 @@ __global__ void after_full_split(NearFarState<Codec>* st, const std::uint32_t* r
   st->ready_offsets = offsets;
   st->have_ready = 1;
   st->ready_next = 0;
-  st->far_count = 0;
-  st->far_min_key = Codec::inf_key();
-  st->stamp_seq = stamp_seq;
-  st->need_full_split = 0;
+  st->far.count = 0;
+  st->far.min_key = Policy::Codec::inf_key();
+  st->loop.stamp_seq = stamp_seq;
+  st->loop.paused = 0;
   ++st->full_splits;
-  start_phase(st);
+  Policy::frontier_empty(st);
 }
 
 inline std::uint32_t bits_for(std::uint32_t values) {  // bits to hold 0 .. values - 1
@@ -192,19 +301,21 @@ std::size_t bucketing_temp_bytes(std::uint64_t max_items, std::uint32_t windows,
   return bytes;
 }
 
-template <class Codec>
+template <class Codec, class Balance>
 StrategyStats run_bucketing(const Workspace<typename Codec::Weight>& ws, std::uint32_t source,
                             typename Codec::Delta delta, std::uint32_t windows, bool use_multisplit) {
-  using State = NearFarState<Codec>;
-  static_assert(sizeof(State) <= kStateBytes);
+  using Policy = BucketingPolicy<Codec>;
+  using State = typename Policy::State;
   auto* d_state = static_cast<State*>(ws.state);
-  auto* h_state = static_cast<State*>(ws.host_state);
-  *h_state = near_far_initial_state<Codec>(ws, delta);
-  h_state->bucketed = 1;
-  h_state->num_buckets = windows;
-  h_state->full_split_at = kFullSplitMinFar;
-  SSSP_CUDA_CHECK(cudaMemcpyAsync(ws.small[0], &source, sizeof source, cudaMemcpyHostToDevice, ws.stream));
-  SSSP_CUDA_CHECK(cudaMemcpyAsync(d_state, h_state, sizeof(State), cudaMemcpyHostToDevice, ws.stream));
+  State init{};
+  init.loop = initial_loop(ws);
+  init.far = initial_far_pile(ws, Codec::inf_key());
+  init.delta = delta;
+  init.phases = 1;
+  init.window = 0;  // the source (distance 0) is near
+  init.num_buckets = windows;
+  init.full_split_at = kFullSplitMinFar;
+  init.min_key = Codec::inf_key();
 
   const DistanceBuckets<Codec> bucket{ws.labels, &d_state->base_bucket, &d_state->window, delta, windows};
   std::uint32_t* piles[2] = {ws.big[0], ws.big[1]};
@@ -216,21 +327,21 @@ StrategyStats run_bucketing(const Workspace<typename Codec::Weight>& ws, std::ui
     const std::uint32_t overflow_begin = h.have_ready ? h.overflow_begin : 0;
     const std::uint32_t overflow_end = h.have_ready ? h.overflow_end : 0;
     std::uint32_t* in = piles[cur] + overflow_begin;
-    const std::uint32_t n_far = h.far_count;
+    const std::uint32_t n_far = h.far.count;
     if (n_far > 0)
-      SSSP_CUDA_CHECK(cudaMemcpyAsync(piles[cur] + overflow_end, h.far[h.far_parity], n_far * sizeof(std::uint32_t),
-                                      cudaMemcpyDeviceToDevice, ws.stream));
+      SSSP_CUDA_CHECK(cudaMemcpyAsync(piles[cur] + overflow_end, h.far.items[h.far.parity],
+                                      n_far * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, ws.stream));
     const std::uint32_t n = overflow_end - overflow_begin + n_far;
     if (n > ws.big_capacity) throw std::runtime_error("sssp: internal error: the bucket pile overflowed");
-    const std::uint32_t stamp = h.stamp_seq + 1;
+    const std::uint32_t stamp = h.loop.stamp_seq + 1;
     std::uint32_t* out = piles[cur ^ 1];
     if (n > 0) {
       const int grid = grid_for(n, 256, ws.stream_grid);
       mark_duplicates<><<<grid, 256, 0, ws.stream>>>(in, n, ws.stamps_a, stamp);
       SSSP_CHECK_LAUNCH("mark_duplicates");
-      min_live_key<Codec><<<grid, 256, 0, ws.stream>>>(in, n, ws.labels, d_state);
+      min_live_key<Policy><<<grid, 256, 0, ws.stream>>>(in, n, ws.labels, d_state);
       SSSP_CHECK_LAUNCH("min_live_key");
-      set_base_bucket<Codec><<<1, 1, 0, ws.stream>>>(d_state);
+      set_base_bucket<Policy><<<1, 1, 0, ws.stream>>>(d_state);
       SSSP_CHECK_LAUNCH("set_base_bucket");
       if (use_multisplit) {
         std::size_t temp_bytes = ws.temp_bytes;
@@ -252,11 +363,11 @@ StrategyStats run_bucketing(const Workspace<typename Codec::Weight>& ws, std::ui
     } else {
       SSSP_CUDA_CHECK(cudaMemsetAsync(ws.bucket_offsets, 0, (windows + 2) * sizeof(std::uint32_t), ws.stream));
     }
-    after_full_split<Codec><<<1, 1, 0, ws.stream>>>(d_state, out, ws.bucket_offsets, stamp);
+    after_full_split<Policy><<<1, 1, 0, ws.stream>>>(d_state, out, ws.bucket_offsets, stamp);
     SSSP_CHECK_LAUNCH("after_full_split");
     cur ^= 1;
   };
-  return near_far_loop<Codec>(ws, full_split);
+  return run_engine<Policy, Balance>(ws, source, init, full_split);
 }
 
 }  // namespace sssp::detail

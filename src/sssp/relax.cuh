@@ -49,7 +49,7 @@ __device__ __forceinline__ std::uint32_t append_slot(std::uint32_t* counter) {
 }
 
 // atomicExch on an address in global memory, said so explicitly. nvcc 13.0
-// compiled the far pile's stamp exchange in near_far_small (its address a
+// compiled the far pile's stamp exchange in the narrow loop (its address a
 // kernel parameter plus an index) into a shared-memory atomic (cvta.to.shared,
 // atom.shared.exch in the PTX; compute-sanitizer: "invalid __shared__
 // atomic"), which faults; this form cannot be re-targeted.

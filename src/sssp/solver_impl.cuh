@@ -15,9 +15,12 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "sssp/balance.cuh"
 #include "sssp/bellman_ford.cuh"
 #include "sssp/bucketing.cuh"
+#include "sssp/engine.cuh"
 #include "sssp/cuda_check.cuh"
 #include "sssp/labels.cuh"
 #include "sssp/near_far.cuh"
@@ -222,14 +225,42 @@ struct SolverImpl {
     const bool merge_path = lb == LoadBalance::MergePath;
     const std::uint64_t slot_cap = merge_path ? nn + 1 : 0;
     const std::uint64_t chunk_cap = merge_path ? m / kMergePathChunk + 2 : 0;
-    const std::uint64_t graph_bytes = (static_cast<std::uint64_t>(n) + 1) * 8 + m * 4 + m * sizeof(Weight);
-    const std::uint64_t work_bytes = nn * 8                          // labels
-                                     + 2 * nn * 4                    // stamps
-                                     + (std::is_same_v<Weight, float> ? 0 : nn * 4)  // predecessors (wide)
-                                     + 2 * big_cap * 4 + 4 * small_cap * 4 + 2 * big_cap * 4  // queues, keys
-                                     + temp_bytes + kStateBytes + (kMaxBuckets + 2) * 4 + 256
-                                     + hub_cap * (4 + 8) + sizeof(BinCounters)
-                                     + slot_cap * 8 + chunk_cap * 4;  // merge-path (slot vertices: the keys)
+    // Every device allocation, from one table: the estimate checked below is
+    // its sum, and the allocations are made from it.
+    struct Allocation {
+      DeviceMemory* memory;
+      std::uint64_t bytes;
+      const char* what;
+      bool graph;  // part of the CSR (graph_device_bytes)
+    };
+    const std::vector<Allocation> allocations = {
+        {&offsets, (static_cast<std::uint64_t>(n) + 1) * 8, "CSR offsets", true},
+        {&targets, m * 4, "CSR targets", true},
+        {&weights, m * sizeof(Weight), "CSR weights", true},
+        {&labels, nn * 8, "labels", false},
+        {&stamps_a, nn * 4, "stamps", false},
+        {&stamps_b, nn * 4, "stamps", false},
+        {&pred, std::is_same_v<Weight, float> ? 0 : nn * 4, "predecessors", false},  // wide labels only
+        {&big0, big_cap * 4, "queues", false},
+        {&big1, big_cap * 4, "queues", false},
+        {&small0, small_cap * 4, "queues", false},
+        {&small1, small_cap * 4, "queues", false},
+        {&far0, small_cap * 4, "queues", false},
+        {&far1, small_cap * 4, "queues", false},
+        {&keys0, big_cap * 4, "sort keys", false},
+        {&keys1, big_cap * 4, "sort keys", false},
+        {&temp, temp_bytes, "sort temporary storage", false},
+        {&state, kStateBytes, "strategy state", false},
+        {&bucket_offsets, (kMaxBuckets + 2) * 4, "bucket offsets", false},
+        {&scratch, 256, "scratch", false},
+        {&hub_vertex, hub_cap * 4, "degree bins", false},
+        {&hub_first, hub_cap * 8, "degree bins", false},
+        {&bin_counters, sizeof(BinCounters), "degree bins", false},
+        {&slot_first, slot_cap * 8, "merge-path plan", false},  // 0 unless merge-path
+        {&chunk_slot, chunk_cap * 4, "merge-path plan", false},
+    };
+    std::uint64_t graph_bytes = 0, work_bytes = 0;
+    for (const Allocation& a : allocations) (a.graph ? graph_bytes : work_bytes) += a.bytes;
     const std::uint64_t needed = graph_bytes + work_bytes;
     std::size_t free_bytes = 0, total_bytes = 0;
     SSSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -252,32 +283,8 @@ struct SolverImpl {
     SSSP_CUDA_CHECK(cudaEventCreate(&start));
     SSSP_CUDA_CHECK(cudaEventCreate(&stop));
 
-    offsets.allocate((static_cast<std::size_t>(n) + 1) * 8, "CSR offsets");
-    targets.allocate(m * 4, "CSR targets");
-    weights.allocate(m * sizeof(Weight), "CSR weights");
-    labels.allocate(nn * 8, "labels");
-    stamps_a.allocate(nn * 4, "stamps");
-    stamps_b.allocate(nn * 4, "stamps");
-    if constexpr (!std::is_same_v<Weight, float>) pred.allocate(nn * 4, "predecessors");
-    big0.allocate(big_cap * 4, "queues");
-    big1.allocate(big_cap * 4, "queues");
-    small0.allocate(small_cap * 4, "queues");
-    small1.allocate(small_cap * 4, "queues");
-    far0.allocate(small_cap * 4, "queues");
-    far1.allocate(small_cap * 4, "queues");
-    keys0.allocate(big_cap * 4, "sort keys");
-    keys1.allocate(big_cap * 4, "sort keys");
-    temp.allocate(temp_bytes, "sort temporary storage");
-    state.allocate(kStateBytes, "strategy state");
-    bucket_offsets.allocate((kMaxBuckets + 2) * 4, "bucket offsets");
-    scratch.allocate(256, "scratch");
-    hub_vertex.allocate(hub_cap * 4, "degree bins");
-    hub_first.allocate(hub_cap * 8, "degree bins");
-    bin_counters.allocate(sizeof(BinCounters), "degree bins");
-    if (merge_path) {
-      slot_first.allocate(slot_cap * 8, "merge-path plan");
-      chunk_slot.allocate(chunk_cap * 4, "merge-path plan");
-    }
+    for (const Allocation& a : allocations)
+      if (a.bytes > 0) a.memory->allocate(a.bytes, a.what);
     host_state.allocate(kStateBytes);
 
     // ---- Upload (timed: host-to-device transfer only).
@@ -353,31 +360,31 @@ struct SolverImpl {
     ws.cooperative = options.persistent_grid;
     int per_sm = 0;
     SSSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, near_far_relax<std::conditional_t<std::is_same_v<Weight, float>, PackedCodec<float>, WideCodec>>,
+        &per_sm,
+        engine_round<NearFarPolicy<std::conditional_t<std::is_same_v<Weight, float>, PackedCodec<float>, WideCodec>>,
+                     ThreeStageBalance>,
         kRelaxBlock, 0));
     ws.relax_grid = static_cast<int>(sm_count) * std::max(per_sm, 1);
     ws.stream_grid = static_cast<int>(sm_count) * 8;
 
     load_balance = lb;
-    ws.bins.enabled = lb == LoadBalance::Binned || lb == LoadBalance::MergePath;
-    ws.bins.merge_path = merge_path;
     if (merge_path) {
       // Slot vertices share keys[1] with nothing else during rounds (full
       // splits use the keys only between rounds); bin items use keys[0].
-      ws.bins.merge.slot_vertex = keys1.as<std::uint32_t>();
-      ws.bins.merge.slot_first = slot_first.as<std::uint64_t>();
-      ws.bins.merge.slot_capacity = slot_cap;
-      ws.bins.merge.chunk_slot = chunk_slot.as<std::uint32_t>();
-      ws.bins.merge.chunk_capacity = chunk_cap;
-      ws.bins.merge.reserved = &bin_counters.as<BinCounters>()->merge_path;
-      ws.bins.merge.arc_bits = merge_arc_bits;
+      ws.balance.merge.slot_vertex = keys1.as<std::uint32_t>();
+      ws.balance.merge.slot_first = slot_first.as<std::uint64_t>();
+      ws.balance.merge.slot_capacity = slot_cap;
+      ws.balance.merge.chunk_slot = chunk_slot.as<std::uint32_t>();
+      ws.balance.merge.chunk_capacity = chunk_cap;
+      ws.balance.merge.reserved = &bin_counters.as<BinCounters>()->merge_path;
+      ws.balance.merge.arc_bits = merge_arc_bits;
     }
-    ws.bins.items = keys0.as<std::uint32_t>();  // free during rounds: only full splits use the keys
-    ws.bins.capacity = static_cast<std::uint32_t>(big_cap);
-    ws.bins.hub_vertex = hub_vertex.as<std::uint32_t>();
-    ws.bins.hub_first = hub_first.as<std::uint64_t>();
-    ws.bins.hub_capacity = static_cast<std::uint32_t>(hub_cap);
-    ws.bins.counters = bin_counters.as<BinCounters>();
+    ws.balance.bins.items = keys0.as<std::uint32_t>();  // free during rounds: only full splits use the keys
+    ws.balance.bins.capacity = static_cast<std::uint32_t>(big_cap);
+    ws.balance.bins.hub_vertex = hub_vertex.as<std::uint32_t>();
+    ws.balance.bins.hub_first = hub_first.as<std::uint64_t>();
+    ws.balance.bins.hub_capacity = static_cast<std::uint32_t>(hub_cap);
+    ws.balance.bins.counters = bin_counters.as<BinCounters>();
     ws.single_block_loop = options.single_block_loop;
     if (options.narrow_max_arcs > kNarrowMaxArcs)
       throw std::invalid_argument("sssp: narrow_max_arcs must be at most " + std::to_string(kNarrowMaxArcs) + ", got " +
@@ -438,14 +445,18 @@ struct SolverImpl {
     SSSP_CHECK_LAUNCH("init_labels");
     SSSP_CUDA_CHECK(cudaMemsetAsync(ws.stamps_a, 0, static_cast<std::size_t>(n) * 4, stream));
     SSSP_CUDA_CHECK(cudaMemsetAsync(ws.stamps_b, 0, static_cast<std::size_t>(n) * 4, stream));
-    if (ws.bins.enabled) SSSP_CUDA_CHECK(cudaMemsetAsync(ws.bins.counters, 0, sizeof(BinCounters), stream));
-    StrategyStats stats;
-    switch (strategy) {
-      case Strategy::BellmanFord: stats = run_bellman_ford<Codec>(ws, source); break;
-      case Strategy::NearFar: stats = run_near_far<Codec>(ws, source, delta); break;
-      case Strategy::BucketSort: stats = run_bucketing<Codec>(ws, source, delta, options.buckets, false); break;
-      case Strategy::BucketMultisplit: stats = run_bucketing<Codec>(ws, source, delta, options.buckets, true); break;
-    }
+    SSSP_CUDA_CHECK(cudaMemsetAsync(ws.balance.bins.counters, 0, sizeof(BinCounters), stream));
+    const StrategyStats stats = with_balance(load_balance, [&](auto balance) {
+      using Balance = decltype(balance);
+      switch (strategy) {
+        case Strategy::BellmanFord: return run_bellman_ford<Codec, Balance>(ws, source);
+        case Strategy::NearFar: return run_near_far<Codec, Balance>(ws, source, delta);
+        case Strategy::BucketSort: return run_bucketing<Codec, Balance>(ws, source, delta, options.buckets, false);
+        case Strategy::BucketMultisplit:
+          return run_bucketing<Codec, Balance>(ws, source, delta, options.buckets, true);
+      }
+      throw std::logic_error("sssp: unknown strategy");
+    });
     if constexpr (!Codec::kPackedPredecessors) {
       if (options.predecessors) {
         SSSP_CUDA_CHECK(cudaMemsetAsync(pred.as<void>(), 0xFF, static_cast<std::size_t>(n) * 4, stream));

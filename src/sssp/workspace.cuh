@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "sssp/binned_relax.cuh"
+#include "sssp/balance.cuh"
 #include "sssp/labels.cuh"
 #include "sssp/narrow_relax.cuh"
 #include "sssp/relax.cuh"
@@ -59,7 +59,7 @@ struct Workspace {
   std::uint32_t narrow_max_arcs = kNarrowMaxArcs;  // arcs a round of the single-block loop may have
   int wide_blocks_per_sm = 0;  // persistent grid: blocks per SM at most (0: as many as fit)
   bool medium_grid = true;     // a one-block-per-SM persistent grid for medium frontiers (small_frontier.cuh)
-  DegreeBins bins;  // degree-binned relax (binned_relax.cuh) when bins.enabled; overflow set per strategy
+  BalancePlan balance;  // the two-pass balancers' device memory (balance.cuh); overflow set per solve
 };
 
 constexpr std::uint32_t kMaxBuckets = 4096;
