@@ -24,12 +24,14 @@
 //                         of serialising one.
 //  2. Relax pass: the three bins, hubs first, without barriers in between.
 //
-// Why not multisplit::split_keys itself: it takes the item count from the
-// host, and the frontier size lives on the device (the loop runs without host
-// round trips, docs/ARCHITECTURE.md, "The device loop"); one host
-// synchronisation per round would cost more than a whole road-graph round
-// (docs/TUNING.md, "Per-round cost on road graphs"). The bin pass is the warp level
-// of the library's multisplit run inside the solver's own kernels instead.
+// Why not multisplit::split_keys itself: even its device-count overload is
+// a sequence of kernel launches (a pre-scan, a scan and a post-scan), and a
+// round of the persistent grid runs inside one kernel between grid barriers
+// (docs/ARCHITECTURE.md, "The device loop"); launches per round would cost
+// more than a whole road-graph round (docs/TUNING.md, "Per-round cost on
+// road graphs"). The bin pass is the warp level of the library's multisplit
+// (its public warp collectives, warp_multisplit.cuh) run inside the solver's
+// own kernels instead.
 //
 // Bins 0 and 1 share one array of capacity entries (bin 0 grows from the
 // front, bin 1 from the back: together they hold at most the frontier, which
@@ -42,7 +44,7 @@
 
 #include <cstdint>
 
-#include <multisplit/detail/warp/warp_match.cuh>
+#include <multisplit/warp_multisplit.cuh>
 
 #include "sssp/labels.cuh"
 #include "sssp/relax.cuh"
@@ -93,7 +95,7 @@ __device__ __forceinline__ std::uint64_t warp_exclusive_sum64(std::uint64_t valu
 template <class Sink>
 __device__ void bin_frontier(const std::uint64_t* offsets, const std::uint32_t* frontier, std::uint32_t count,
                              const Sink& sink, const DegreeBins& bins, std::uint32_t* overflow) {
-  namespace ms = multisplit::detail;
+  namespace ms = multisplit;
   const unsigned lane = threadIdx.x & 31u;
   const std::uint64_t warp = (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   const std::uint64_t warps = (static_cast<std::uint64_t>(gridDim.x) * blockDim.x) >> 5;
