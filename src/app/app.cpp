@@ -27,6 +27,7 @@
 #include "graph/generators.hpp"
 #include "graph/load.hpp"
 #include "graph/reference.hpp"
+#include "sssp/auto_strategy.hpp"
 #include "sssp/solver.hpp"
 
 namespace app {
@@ -293,13 +294,20 @@ int Runner<Weight>::run() {
 
   DeltaInfo& delta = run_.delta;
   delta.automatic = o_.delta_auto;
-  // Each device has its own delta rule: the GPU's wide buckets (c = 32) cost
-  // the CPU solver up to 4x (graph/include/graph/reference.hpp).
+  // Each device has its own delta rule: the GPU's wide buckets (c = 16 or
+  // 128) cost the CPU solver up to 4x (graph/include/graph/reference.hpp).
   if (device_choice_.kind == DeviceKind::Cpu) {
     delta.auto_value = graph::auto_delta_cpu(g_);
     delta.auto_rule = "the CPU rule, 0.85 f x mean weight / mean out-degree";
   } else {
-    delta.auto_value = graph::auto_delta(g_);
+    // The GPU's rule reads the hop diameter estimate (sssp/auto_strategy.hpp),
+    // measured already when --strategy auto chose the strategy.
+    const sssp::GraphShape shape = run_.auto_strategy && run_.auto_strategy->shape
+                                       ? *run_.auto_strategy->shape
+                                       : sssp::measure_shape(g_, sources_.front());
+    const sssp::DeltaChoice rule = sssp::choose_delta_c(shape);
+    delta.auto_value = graph::auto_delta(g_, rule.c);
+    delta.auto_rule = rule.reason;
   }
   std::vector<double> deltas;
   if (o_.delta_sweep) {

@@ -22,6 +22,7 @@
 #include "graph/reference.hpp"
 #include "graph/timing.hpp"
 #include "graph/verify.hpp"
+#include "sssp/auto_strategy.hpp"
 #include "sssp/solver.hpp"
 
 namespace app {
@@ -68,7 +69,7 @@ void bench_delta(const std::string& name, const graph::Csr<Weight>& g, double lo
 
   // CPU delta-stepping: the reference distances (once) and the CPU baseline,
   // at the CPU's own delta rule (graph::auto_delta_cpu) unless --delta is
-  // given: the GPU's rule (c = 32) costs the CPU up to 4x.
+  // given: the GPU's rule (c = 16 or 128) costs the CPU up to 4x.
   // With --cpu-delta-c the CPU runs at its best delta instead: each
   // candidate (the rule and c * mean weight / mean degree for each c) is
   // probed with 3 solves from the first source after a warm-up, and the
@@ -232,10 +233,18 @@ void bench_graph(const std::string& name, const graph::Csr<Weight>& g, double lo
   const auto sources = pick_sources(g, o.sources, o.common.seed);
   const int threads = o.common.threads.front() > 0 ? o.common.threads.front() : static_cast<int>(std::thread::hardware_concurrency());
   std::vector<std::vector<graph::distance_t<Weight>>> reference;
-  for (const double c : o.common.delta_cs) {
+  // Without --delta-c, the GPU's own rule (as `sssp` applies it), from the
+  // shape seen from the first source.
+  std::vector<double> cs = o.common.delta_cs;
+  if (cs.empty()) {
+    const sssp::DeltaChoice rule = sssp::choose_delta_c(sssp::measure_shape(g, sources.front()));
+    err << "   gpu delta rule: " << rule.reason << "\n";
+    cs.push_back(rule.c);
+  }
+  for (const double c : cs) {
     const double delta = fixed_delta > 0 ? fixed_delta : graph::auto_delta(g, c);
-    bench_delta(name + (o.common.delta_cs.size() > 1 ? " c=" + std::to_string(static_cast<int>(c)) : ""), g, load_s, o,
-                sources, delta, threads, reference, rows, err);
+    bench_delta(name + (cs.size() > 1 ? " c=" + std::to_string(static_cast<int>(c)) : ""), g, load_s, o, sources, delta,
+                threads, reference, rows, err);
     if (fixed_delta > 0) break;
   }
 }

@@ -62,7 +62,7 @@ cli::FrontEnd bench_front_end() {
   fe.max_deltas = 1;
   fe.default_runs = 5;
   fe.default_threads = "0";
-  fe.default_delta_c = "32";
+  fe.default_delta_c = "";  // the GPU's rule, as sssp uses it (sssp::choose_delta_c)
   fe.aliases = {{Common::RandomSources, "sources"}, {Common::Threads, "cpu-threads"}};
   return fe;
 }

@@ -146,9 +146,10 @@ struct DeltaInfo {
   bool automatic = true;     // --delta auto
   double value = 0;          // the delta used (first of a sweep)
   double auto_value = 0;     // the auto rule's delta for the graph (auto_rule)
-  // The rule behind auto_value: the GPU's (graph::auto_delta, c = 32) or, when
-  // the solvers run on the CPU, the CPU's own (graph::auto_delta_cpu).
-  std::string auto_rule = "32 x mean weight / mean out-degree";
+  // The rule behind auto_value: the GPU's (sssp::choose_delta_c: c by the
+  // hop diameter estimate) or, when the solvers run on the CPU, the CPU's own
+  // (graph::auto_delta_cpu).
+  std::string auto_rule = "c x mean weight / mean out-degree";
   std::vector<double> sweep; // the deltas of --delta-sweep, else empty
 };
 

@@ -71,12 +71,15 @@ std::string help_for(Common option, const FrontEnd& fe) {
     case Common::Runs: return "timed runs per measurement, after one warm-up run (default " + std::to_string(fe.default_runs) + ")";
     case Common::Delta:
       return std::string("bucket width") + (fe.max_deltas == 1 ? "" : "s to try, comma separated,") +
-             " or auto: c x mean weight / mean out-degree on the GPU (c = 32 after Davidson et al." +
+             " or auto: c x mean weight / mean out-degree on the GPU (after Davidson et al., c = 16, or 128 on graphs of"
+             " high hop diameter" +
              (fe.takes(Common::DeltaC) ? ", or each --delta-c" : "") +
              "), the CPU's own rule (graph::auto_delta_cpu) on the CPU (default auto)";
     case Common::DeltaC:
       return "c values of the auto delta c x mean weight / mean out-degree to try, comma separated (default " +
-             fe.default_delta_c + ")";
+             (fe.default_delta_c.empty() ? std::string("the GPU's rule: 16, or 128 on graphs of high hop diameter")
+                                         : fe.default_delta_c) +
+             ")";
     case Common::Buckets: return "bucketing strategies: number of buckets, 2 to 4096 (default 10)";
     case Common::Predecessors:
       return "also compute shortest-path trees; checked wherever distances are (sssp --validate, every result of "
@@ -305,7 +308,7 @@ CommonOptions read_common_options(const po::variables_map& vm, const FrontEnd& f
   if (fe.takes(Common::DeltaC)) {
     const Given g = get(Common::DeltaC);
     Given defaults;
-    defaults.items = split_commas(fe.default_delta_c);
+    if (!fe.default_delta_c.empty()) defaults.items = split_commas(fe.default_delta_c);  // empty: the front end's rule
     o.delta_cs = positive_list(g.present ? g : defaults, "delta-c");
   }
   // 2 to 4096: the GPU bucketing strategies' range (kMaxBuckets in

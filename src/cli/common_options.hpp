@@ -61,7 +61,7 @@ struct FrontEnd {
   std::string default_generate;
   std::uint32_t default_runs = 1;
   std::string default_threads = "0";
-  std::string default_delta_c;
+  std::string default_delta_c;  // empty: none (delta_cs stays empty; the front end applies its own rule)
   std::string default_source = "the first id";  // what happens without --source, for the help
   // Older names kept working for existing command lines, hidden from --help:
   // {Common::RandomSources, "sources"}.

@@ -35,6 +35,16 @@ StrategyChoice choose_strategy(const GraphShape& shape) {
   return choice;
 }
 
+DeltaChoice choose_delta_c(const GraphShape& shape) {
+  DeltaChoice choice;
+  const bool wide = shape.hop_estimate >= kMinHopsForWideDelta;
+  choice.c = wide ? kWideDeltaC : kNarrowDeltaC;
+  choice.reason = format("%g", choice.c) + " x mean weight / mean out-degree (hop diameter estimate " +
+                  (shape.hop_exact ? "" : "~") + std::to_string(shape.hop_estimate) + (wide ? " >= " : " < ") +
+                  std::to_string(kMinHopsForWideDelta) + ")";
+  return choice;
+}
+
 template <class Weight>
 StrategyChoice choose_strategy(const graph::Csr<Weight>& g, graph::vertex_id source) {
   return choose_strategy(measure_shape(g, source));

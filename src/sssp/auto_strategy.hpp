@@ -1,6 +1,7 @@
 // `--strategy auto`: the GPU frontier strategy picked from the graph's shape
-// (graph_shape.hpp) by a rule fitted to measurements. Delta is not chosen
-// here: it stays graph::auto_delta.
+// (graph_shape.hpp) by a rule fitted to measurements; and the GPU's auto
+// delta, c x mean weight / mean out-degree (graph::auto_delta), with c picked
+// from the same shape.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +22,23 @@ namespace sssp {
 // docs/TUNING.md, "Strategy auto".
 inline constexpr std::uint64_t kMaxHopsForBellmanFord = 50;
 inline constexpr double kMinDegreeCvForBellmanFord = 1.3;
+
+// The GPU's delta rule: c = kWideDeltaC when the hop estimate is at least
+// kMinHopsForWideDelta, kNarrowDeltaC below. High-diameter graphs (roads,
+// grids, meshes) run hundreds to thousands of latency-bound rounds, and wider
+// buckets remove rounds faster than they add work; low-diameter graphs
+// (uniform random, the multisplit paper's R-MAT) are bandwidth-bound, and
+// narrower buckets save work. Fitted in docs/TUNING.md, "GPU delta rule".
+inline constexpr std::uint64_t kMinHopsForWideDelta = 32;
+inline constexpr double kWideDeltaC = 128;
+inline constexpr double kNarrowDeltaC = 16;
+
+struct DeltaChoice {
+  double c = kNarrowDeltaC;
+  std::string reason;  // "128 x mean weight / mean out-degree (hop diameter estimate ~1136 >= 32)"
+};
+
+DeltaChoice choose_delta_c(const GraphShape& shape);
 
 struct StrategyChoice {
   Strategy strategy = Strategy::NearFar;

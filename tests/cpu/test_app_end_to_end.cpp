@@ -211,7 +211,7 @@ TEST_F(AppEndToEnd, DeltaAutoIsTheLibraryChoiceAndValuesOverride) {
   const std::string json_file = path("delta.json");
   ASSERT_EQ(run({"--generate", "urand:500:4", "--device", "cpu", "--json", json_file}).code, 0);
   const graph::IntCsr g = graph::generate(graph::GeneratorSpec::parse("urand:500:4"), graph::WeightRule{}, 1);
-  // On the CPU, auto is the CPU's own rule (the GPU's c = 32 suits the GPU).
+  // On the CPU, auto is the CPU's own rule (the GPU's c = 16 or 128 suits the GPU).
   const double auto_delta = graph::auto_delta_cpu(g);
   ASSERT_NE(auto_delta, graph::auto_delta(g));
   nlohmann::json j = read_json(json_file);

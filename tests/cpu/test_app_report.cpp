@@ -310,7 +310,7 @@ TEST(AppReport, HeaderLinesSayWhereTheGraphCameFrom) {
   EXPECT_NE(app::format_device_header(d).find("upload        1.250 ms"), std::string::npos);
   app::DeltaInfo delta;
   delta.value = delta.auto_value = 62.5;
-  EXPECT_EQ(app::format_delta_line(delta), "delta         62.5 (auto: 32 x mean weight / mean out-degree)\n");
+  EXPECT_EQ(app::format_delta_line(delta), "delta         62.5 (auto: c x mean weight / mean out-degree)\n");
   EXPECT_EQ(app::format_buckets_line(10),
             "buckets       B = 10 (bucket-sort, bucket-multisplit; 'buckets done' below counts the buckets processed)\n");
 }

@@ -103,6 +103,25 @@ TEST(AutoStrategy, RuleThresholdsAreInclusive) {
   EXPECT_TRUE(contains(sssp::choose_strategy(s).reason, "max degree 12345 (sampled)"));
 }
 
+TEST(AutoDelta, WideBucketsFromTheHopDiameterUp) {
+  sssp::GraphShape s;
+  s.hop_estimate = sssp::kMinHopsForWideDelta - 1;
+  s.hop_exact = true;
+  sssp::DeltaChoice d = sssp::choose_delta_c(s);
+  EXPECT_EQ(d.c, sssp::kNarrowDeltaC);
+  EXPECT_TRUE(contains(d.reason, "16 x mean weight / mean out-degree (hop diameter estimate 31 < 32)")) << d.reason;
+  s.hop_estimate = sssp::kMinHopsForWideDelta;
+  s.hop_exact = false;
+  d = sssp::choose_delta_c(s);
+  EXPECT_EQ(d.c, sssp::kWideDeltaC);
+  EXPECT_TRUE(contains(d.reason, "128 x mean weight / mean out-degree (hop diameter estimate ~32 >= 32)")) << d.reason;
+}
+
+TEST(AutoDelta, GridsGetWideBucketsUniformRandomNarrow) {
+  EXPECT_EQ(sssp::choose_delta_c(sssp::measure_shape(generated("grid:100:100"), 0)).c, sssp::kWideDeltaC);
+  EXPECT_EQ(sssp::choose_delta_c(sssp::measure_shape(generated("urand:20000:8"), 0)).c, sssp::kNarrowDeltaC);
+}
+
 TEST(GraphShape, PathIsExactWithinTheBudgetAndExtrapolatedPastIt) {
   const graph::IntCsr g = path_graph(1000);
   sssp::GraphShape s = sssp::measure_shape(g, 0);

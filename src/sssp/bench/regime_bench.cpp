@@ -30,6 +30,7 @@
 #include "graph/metrics.hpp"
 #include "graph/reference.hpp"
 #include "graph/verify.hpp"
+#include "sssp/auto_strategy.hpp"
 #include "sssp/solver.hpp"
 
 namespace {
@@ -136,7 +137,8 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
     if (g.out_degree(source) > 0) break;
   }
   const auto want = graph::dijkstra(g, source);
-  const double delta = graph::auto_delta(g);
+  // The GPU's auto delta, as `sssp` applies it.
+  const double delta = graph::auto_delta(g, sssp::choose_delta_c(sssp::measure_shape(g, source)).c);
   std::cout << "\n## " << name << ": " << g.num_vertices << " vertices, " << g.num_arcs() << " arcs, source "
             << source << ", delta " << delta << "\n\n"
             << "| strategy | config | median ms | rounds | narrow | wide | us/round | vs first | exact |\n"
