@@ -133,8 +133,9 @@ def sssp_section(doc, data, meta, rel_plot, plots):
             f"{data.get('sources_per_graph', 1)} source(s) per graph), one warm-up solve, then the median of "
             f"{data.get('runs', '?')} timed solves (CUDA events around the solve only; loading and upload excluded). "
             "MTEPS = arcs leaving reached vertices / solve time (Gunrock's definition); work ratio = arcs relaxed / "
-            "arcs leaving reached vertices (1.0 = Dijkstra). GPU delta = 32 x mean weight / mean degree (Davidson et al.) "
-            "unless swept; the CPU delta-stepping runs at its best delta per graph (the fastest of "
+            "arcs leaving reached vertices (1.0 = Dijkstra). GPU delta = c x mean weight / mean degree (Davidson et al.) "
+            "with the GPU's rule for c (sssp::choose_delta_c: 128 from a hop diameter estimate of 32 up, else 16; "
+            "until commit 082f5aa, 32 for every graph) unless swept; the CPU delta-stepping runs at its best delta per graph (the fastest of "
             "graph::auto_delta_cpu and c x mean weight / mean degree for c = 1, 2, 4, 8, 16, 32 in a 3-solve "
             "probe; `delta_choice` in the JSON), shown in its rows. Every GPU result is compared with the CPU "
             "delta-stepping's distances.", "")
