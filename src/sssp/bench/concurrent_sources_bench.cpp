@@ -1,0 +1,180 @@
+// concurrent_sources_bench: how far does running several single-source
+// solves at once get a many-source workload (distance tables, isochrones)
+// before a batched engine exists? K sources of one graph are solved
+//   sequential  by one GpuSolver, one after another;
+//   concurrent  by S GpuSolvers (each its own stream and copy of the graph),
+//               each driven by its own host thread, K / S sources apiece;
+// in the same process, and the table gives the wall time of the whole
+// batch (host clock, label read-back included in both), the sum of the
+// solves' CUDA-event times, and the ratio. On road graphs every solve runs in
+// one single-block kernel (docs/ARCHITECTURE.md, "The device loop"), so S
+// such kernels can share the GPU's SMs; solves with persistent grids cannot
+// overlap. Every distance array is checked against Dijkstra.
+//
+//   concurrent_sources_bench [--sources K] [--solvers S,S,...] [--seed N] GRAPH...
+// GRAPH: a file (weights from the file) or gen:SPEC (weights random:1:1000).
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "graph/generators.hpp"
+#include "graph/load.hpp"
+#include "graph/reference.hpp"
+#include "graph/verify.hpp"
+#include "sssp/auto_strategy.hpp"
+#include "sssp/solver.hpp"
+
+namespace {
+
+struct Args {
+  std::uint32_t sources = 64;
+  std::vector<std::uint32_t> solvers{8, 16, 32, 64};
+  std::uint64_t seed = 1;
+  std::vector<std::string> graphs;
+};
+
+Args parse(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument("concurrent_sources_bench: " + arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--sources") {
+      a.sources = static_cast<std::uint32_t>(std::stoul(value()));
+    } else if (arg == "--solvers") {
+      a.solvers.clear();
+      std::stringstream in(value());
+      for (std::string s; std::getline(in, s, ',');) a.solvers.push_back(static_cast<std::uint32_t>(std::stoul(s)));
+    } else if (arg == "--seed") {
+      a.seed = std::stoull(value());
+    } else if (arg == "--help" || arg == "-h") {
+      std::cout << "usage: concurrent_sources_bench [--sources K] [--solvers S,S,...] [--seed N] GRAPH...\n";
+      std::exit(0);
+    } else if (!arg.empty() && arg[0] == '-') {
+      throw std::invalid_argument("concurrent_sources_bench: unknown option " + arg);
+    } else {
+      a.graphs.push_back(arg);
+    }
+  }
+  if (a.sources == 0) throw std::invalid_argument("concurrent_sources_bench: --sources must be at least 1");
+  for (const auto s : a.solvers)
+    if (s == 0) throw std::invalid_argument("concurrent_sources_bench: --solvers values must be at least 1");
+  return a;
+}
+
+double wall_ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+template <class Weight>
+void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) {
+  std::mt19937_64 rng(a.seed);
+  std::vector<graph::vertex_id> sources;
+  for (int tries = 0; sources.size() < a.sources && tries < 10000000; ++tries) {
+    const auto s = static_cast<graph::vertex_id>(rng() % std::max<graph::vertex_id>(g.num_vertices, 1));
+    if (g.out_degree(s) > 0) sources.push_back(s);
+  }
+  std::vector<std::vector<graph::distance_t<Weight>>> want;
+  for (const auto s : sources) want.push_back(graph::dijkstra(g, s));
+  sssp::SolverOptions opts;
+  opts.delta = graph::auto_delta(g, sssp::choose_delta_c(sssp::measure_shape(g, sources.front())).c);
+  const sssp::Strategy strategy = sssp::choose_strategy(g, sources.front()).strategy;
+  std::cout << "\n## " << name << ": " << g.num_vertices << " vertices, " << g.num_arcs() << " arcs, "
+            << sources.size() << " sources, " << sssp::to_string(strategy) << ", delta " << opts.delta << "\n\n"
+            << "| mode | solvers | batch wall ms | sum of solve ms | per source ms | vs sequential | exact |\n"
+            << "|---|---:|---:|---:|---:|---:|---|\n";
+
+  // Sequential: one solver, warmed up, then the batch.
+  double sequential_ms = 0;
+  {
+    sssp::GpuSolver<Weight> solver(g, opts);
+    (void)solver.solve(sources.front(), strategy);
+    bool exact = true;
+    double sum = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      const auto r = solver.solve(sources[i], strategy);
+      sum += r.solve_ms;
+      exact = exact && graph::find_distance_mismatches<Weight>(want[i], r.distances, 0).none();
+    }
+    sequential_ms = wall_ms_since(t0);
+    std::cout << "| sequential | 1 | " << std::fixed << std::setprecision(3) << sequential_ms << " | " << sum << " | "
+              << sequential_ms / static_cast<double>(sources.size()) << " | 1.00x | " << (exact ? "yes" : "NO")
+              << " |\n"
+              << std::flush;
+  }
+
+  for (const std::uint32_t wanted : a.solvers) {
+    const std::uint32_t count = std::min<std::uint32_t>(wanted, static_cast<std::uint32_t>(sources.size()));
+    std::vector<std::unique_ptr<sssp::GpuSolver<Weight>>> solvers;
+    for (std::uint32_t k = 0; k < count; ++k) {
+      solvers.push_back(std::make_unique<sssp::GpuSolver<Weight>>(g, opts));
+      (void)solvers.back()->solve(sources.front(), strategy);  // warm-up
+    }
+    std::vector<double> sums(count, 0);
+    std::vector<char> exact(count, 1);
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<std::thread> threads;
+    for (std::uint32_t k = 0; k < count; ++k) {
+      threads.emplace_back([&, k] {
+        for (std::size_t i = k; i < sources.size(); i += count) {
+          const auto r = solvers[k]->solve(sources[i], strategy);
+          sums[k] += r.solve_ms;
+          exact[k] = exact[k] && graph::find_distance_mismatches<Weight>(want[i], r.distances, 0).none();
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    const double batch_ms = wall_ms_since(t0);
+    double sum = 0;
+    for (const double s : sums) sum += s;
+    const bool all_exact = std::all_of(exact.begin(), exact.end(), [](char e) { return e != 0; });
+    std::cout << "| concurrent | " << count << " | " << std::fixed << std::setprecision(3) << batch_ms << " | " << sum
+              << " | " << batch_ms / static_cast<double>(sources.size()) << " | " << std::setprecision(2)
+              << sequential_ms / batch_ms << "x | " << (all_exact ? "yes" : "NO") << " |\n"
+              << std::flush;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const Args a = parse(argc, argv);
+    std::string why;
+    if (!sssp::gpu_available(&why)) {
+      std::cerr << "concurrent_sources_bench: no GPU: " << why << "\n";
+      return 2;
+    }
+    std::cout << "# concurrent_sources_bench on " << sssp::gpu_description() << "\n";
+    for (const auto& spec : a.graphs) {
+      if (spec.rfind("gen:", 0) == 0) {
+        const auto g = graph::generate(graph::GeneratorSpec::parse(spec.substr(4)),
+                                       graph::WeightRule::parse("random:1:1000", a.seed), a.seed);
+        bench(spec.substr(4), g, a);
+        continue;
+      }
+      graph::LoadOptions lo;
+      lo.weights = graph::WeightRule::parse("file", a.seed);
+      lo.progress = false;
+      const auto g = graph::load_graph(spec, lo);
+      const std::string name = spec.substr(spec.find_last_of('/') + 1);
+      std::visit([&](const auto& csr) { bench(name, csr, a); }, g);
+    }
+  } catch (const std::exception& e) {
+    std::cerr << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
