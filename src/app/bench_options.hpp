@@ -27,7 +27,8 @@ struct BenchOptions {
 };
 
 // The common options the bench takes: several graphs, one thread count and
-// one delta, five runs by default, auto delta c = 32 (the GPU's rule); the
+// one delta, five runs by default, auto delta by the GPU's rule
+// (sssp::choose_delta_c) unless --delta-c lists c values; the
 // old names --sources and --cpu-threads still work.
 cli::FrontEnd bench_front_end();
 

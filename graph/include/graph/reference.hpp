@@ -30,12 +30,13 @@ template <class Weight>
 std::vector<distance_t<Weight>> delta_stepping(const Csr<Weight>& g, vertex_id source, double delta,
                                                int threads = 0, CpuSolveStats* stats = nullptr);
 
-// delta "auto": c * mean weight / mean out-degree (Davidson et al. use c = 32),
-// at least the smallest positive weight and never 0.
+// delta "auto": c * mean weight / mean out-degree (Davidson et al. use c = 32;
+// the GPU solver picks c from the graph's shape, sssp::choose_delta_c), at
+// least the smallest positive weight and never 0.
 template <class Weight>
 double auto_delta(const Csr<Weight>& g, double c = 32.0);
 
-// delta for the CPU delta_stepping above (auto_delta's c = 32 suits the GPU;
+// delta for the CPU delta_stepping above (auto_delta's c = 32, Davidson et al.'s GPU rule;
 // on a CPU it gave R-MAT 3.7x the best delta's time). With mean weight w,
 // mean out-degree d over the vertices that have arcs, and largest degree D:
 //   delta = 0.85 * f * w / d,  f = max(1, min(8, (8 / d)^3), (4 / d)^5)
