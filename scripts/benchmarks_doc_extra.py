@@ -177,6 +177,36 @@ def scale_section(doc, records):
                "GTEPS", "work ratio", "validation"], rows, ["---"] + ["---:"] * 9 + ["---"])
 
 
+def small_n_section(doc, data):
+    """multisplit_small_n_bench: latency of one split at small n, against CUB."""
+    doc.add("### Small n: one split's latency (`multisplit_small_n_bench`)", "",
+            f"{data.get('device', '?')}; microseconds per split, from CUDA events around a batch of "
+            f"{data.get('batch', '?')} back-to-back stream-ordered calls after warm-up, median of "
+            f"{data.get('batches', '?')} batches; m = 10 delta buckets. `small-n` is the one-launch path "
+            "(a cooperative kernel, one tile per block, one grid barrier); `auto` names the method it ran; "
+            "CUB = `cub::DeviceRadixSort` over the top bits. Every output matched the Block method's.", "")
+    rows = data.get("results", [])
+    for kind in ("keys", "pairs"):
+        by_n = {}
+        for r in rows:
+            if r.get("kind") != kind:
+                continue
+            by_n.setdefault(r["n"], {})[r["method"]] = r
+        if not by_n:
+            continue
+        table = []
+        for n in sorted(by_n):
+            cells = by_n[n]
+            def us(method):
+                r = cells.get(method)
+                return f"{r['us_per_split']:.1f}" if r and r.get("us_per_split") is not None else "-"
+            auto = cells.get("auto")
+            auto_cell = f"{auto['us_per_split']:.1f} ({auto.get('method_ran', '?')})" if auto else "-"
+            table.append([f"2^{_lg(n)}", auto_cell, us("small_n"), us("block"), us("cub_sort_top_bits")])
+        doc.add(f"{kind}:", "")
+        doc.table(["n", "auto", "small-n", "block", "CUB top bits"], table, ["---:", "---:", "---:", "---:", "---:"])
+
+
 def add_sections(doc, results_dir):
     sort = _load(os.path.join(results_dir, "multisplit_sort.json"))
     hist = _load(os.path.join(results_dir, "multisplit_histogram.json"))
@@ -189,6 +219,11 @@ def add_sections(doc, results_dir):
             histogram_section(doc, hist)
         if red:
             reduce_section(doc, red)
+    small = _load(os.path.join(results_dir, "small_n", "small_n.json"))
+    if small and small.get("results"):
+        if not (sort or hist or red):
+            doc.add("## Multisplit as a building block", "")
+        small_n_section(doc, small)
     lb = _load(os.path.join(results_dir, "sssp_load_balance.json"))
     if lb:
         load_balance_section(doc, lb)

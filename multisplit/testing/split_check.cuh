@@ -44,7 +44,7 @@ inline const char* to_string(Dist d) {
 inline const std::vector<multisplit::Method>& all_methods() {
   static const std::vector<multisplit::Method> methods = {multisplit::Method::Direct, multisplit::Method::Warp,
                                                           multisplit::Method::Block, multisplit::Method::SortBased,
-                                                          multisplit::Method::Auto};
+                                                          multisplit::Method::SmallN, multisplit::Method::Auto};
   return methods;
 }
 

@@ -156,9 +156,10 @@ TEST(MultisplitFunctorsHost, BitBucketsTakeADigit) {
 
 TEST(MultisplitMethod, NamesRoundTrip) {
   for (const auto m : {multisplit::Method::Auto, multisplit::Method::Direct, multisplit::Method::Warp,
-                       multisplit::Method::Block, multisplit::Method::SortBased})
+                       multisplit::Method::Block, multisplit::Method::SortBased, multisplit::Method::SmallN})
     EXPECT_EQ(multisplit::parse_method(multisplit::to_string(m)), m);
   EXPECT_EQ(multisplit::parse_method("bms"), multisplit::Method::Block);
+  EXPECT_EQ(multisplit::to_string(multisplit::Method::SmallN), std::string("small-n"));
   EXPECT_THROW(multisplit::parse_method("quick"), std::invalid_argument);
 }
 

@@ -24,7 +24,8 @@ using NullValue = multisplit::detail::NullValue;
 
 constexpr std::uint32_t kPoison = 0xA5A5A5A5u;  // DeviceArray::poison's byte pattern
 
-const std::vector<Method> kMethods = {Method::Auto, Method::Block, Method::Warp, Method::Direct, Method::SortBased};
+const std::vector<Method> kMethods = {Method::Auto,   Method::Block,     Method::Warp,
+                                      Method::Direct, Method::SortBased, Method::SmallN};
 
 // Keys of max_items items: the first `split_n` follow `dist`, the rest are
 // garbage (uniform over all buckets, so reading them would change counts).
@@ -69,7 +70,7 @@ void check_split(Method method, std::uint32_t max_items, std::uint32_t m, Dist d
   ASSERT_NE(used, Method::SortBased) << "device counts must run a three-phase method";
   Method asked = Method::Auto;
   MS_CUDA_CHECK((multisplit::method_for_device_count<std::uint32_t, std::conditional_t<kPairs, Value, void>>(
-      method, m, fn, &asked)));
+      method, max_items, m, fn, &asked)));
   EXPECT_EQ(asked, used) << "method_for_device_count disagrees with the split";
   SCOPED_TRACE(std::string("method ran: ") + multisplit::to_string(used));
   DeviceArray<unsigned char> temp(temp_bytes);

@@ -9,7 +9,10 @@ namespace multisplit {
 // Ashkiani et al., "GPU Multisplit" (PPoPP 2016): direct (DMS), warp-level
 // (WMS) and block-level (BMS) multisplit, and the sort-based baseline
 // (RB-sort: label, CUB radix sort on the low ceil(log2 m) bits, unpack).
-enum class Method { Auto, Direct /*DMS*/, Warp /*WMS*/, Block /*BMS*/, SortBased /*RB-sort*/ };
+// SmallN: the whole split in one cooperative kernel launch (one tile per
+// co-resident block, a grid barrier between counting and scattering), for
+// small n and m <= 256 (detail/device/small_n.cuh).
+enum class Method { Auto, Direct /*DMS*/, Warp /*WMS*/, Block /*BMS*/, SortBased /*RB-sort*/, SmallN };
 
 inline const char* to_string(Method method) {
   switch (method) {
@@ -18,6 +21,7 @@ inline const char* to_string(Method method) {
     case Method::Warp: return "warp";
     case Method::Block: return "block";
     case Method::SortBased: return "sort";
+    case Method::SmallN: return "small-n";
   }
   return "unknown";
 }
@@ -30,7 +34,8 @@ inline Method parse_method(const std::string& name) {
   if (name == "warp" || name == "wms") return Method::Warp;
   if (name == "block" || name == "bms") return Method::Block;
   if (name == "sort" || name == "rb-sort" || name == "sort-based") return Method::SortBased;
-  throw std::invalid_argument("unknown multisplit method '" + name + "' (auto, direct, warp, block, sort)");
+  if (name == "small-n" || name == "smalln" || name == "small") return Method::SmallN;
+  throw std::invalid_argument("unknown multisplit method '" + name + "' (auto, direct, warp, block, sort, small-n)");
 }
 
 }  // namespace multisplit

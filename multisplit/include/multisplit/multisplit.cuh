@@ -21,6 +21,21 @@
 //   current device as the real call, and n no smaller: the bytes needed
 //   never shrink as n grows, so one query at the largest n serves every
 //   smaller split.
+// * Small n (Method::SmallN): the whole split in ONE kernel launch, one
+//   pass over the data (detail/device/small_n.cuh): a cooperative launch of
+//   one 2048-item tile per block (1024/512/256 for wider items), all blocks
+//   co-resident; each ranks its tile with BlockMultisplit, publishes its
+//   bucket counts, waits at a grid barrier, computes its global offsets and
+//   scatters. For m <= 256, n <= capacity = co-resident blocks x tile (about
+//   1M keys on an H100/H200), on devices with cooperative launch. No state
+//   between calls, no memset: back-to-back calls and graph replays just work.
+//   Auto rule: Auto runs SmallN when m <= 256 and n (device counts:
+//   max_items) <= min(2^18, capacity) (MULTISPLIT_SMALL_N_AUTO_MAX_ITEMS);
+//   otherwise it picks by m as described in method.hpp / README. An explicit
+//   SmallN past its limits hands over to Block (then Block's chain).
+//   method_for(requested, n, m, fn, &used) and method_for_device_count(
+//   requested, max_items, m, fn, &used) tell in advance; the overloads
+//   without n answer for n above the small-n bound.
 // Errors come back as cudaError_t: cudaErrorInvalidValue for m == 0, n too
 // large, missing pointers or a too-small temporary buffer; launch errors as
 // CUDA reports them.
@@ -44,7 +59,9 @@
 // * Everything else as above: no host synchronisation, no allocation, so
 //   the call can be captured into a CUDA graph once and replayed with a
 //   different count in d_num_items each time. Its latency is that of the
-//   max_items split's launches (five kernels and a memset), not of n.
+//   max_items split's launches (five kernels and a memset), not of n;
+//   except SmallN (Auto for max_items <= 2^18 and m <= 256, see below):
+//   one launch sized for max_items, idle tiles past n count zero.
 // cudaErrorInvalidValue also for a null d_num_items.
 #pragma once
 
@@ -101,7 +118,9 @@ cudaError_t split_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys
 }
 
 // The method a split with these parameters runs on the current device
-// (Auto resolved, limits applied). Value = void for key-only splits.
+// (Auto resolved, limits applied) for an n above the small-n bound (SmallN
+// reports its hand-over, Block); the overload taking n below applies the
+// small-n rule. Value = void for key-only splits.
 template <class Key, class Value = void, class BucketFn>
 cudaError_t method_for(Method requested, std::uint32_t num_buckets, const BucketFn& bucket_of, Method* method_used) {
   using V = typename std::conditional<std::is_void<Value>::value, detail::NullValue, Value>::type;
@@ -113,8 +132,22 @@ cudaError_t method_for(Method requested, std::uint32_t num_buckets, const Bucket
   return cudaSuccess;
 }
 
+// The method a split of n items runs (the small-n rule included).
+template <class Key, class Value = void, class BucketFn>
+cudaError_t method_for(Method requested, std::uint32_t n, std::uint32_t num_buckets, const BucketFn& bucket_of,
+                       Method* method_used) {
+  using V = typename std::conditional<std::is_void<Value>::value, detail::NullValue, Value>::type;
+  detail::DeviceLimits limits;
+  MULTISPLIT_RETURN_IF_ERROR(detail::query_device(limits));
+  if (num_buckets == 0) return cudaErrorInvalidValue;
+  std::uint32_t small_limit = 0;
+  return detail::resolve_sized<Key, V>(requested, n, num_buckets, bucket_of, limits, false, *method_used,
+                                       small_limit);
+}
+
 // The same for a split with a device-side item count (the three-phase
-// methods only; cudaErrorNotSupported where none can serve num_buckets).
+// methods only; cudaErrorNotSupported where none can serve num_buckets),
+// for max_items above the small-n bound.
 template <class Key, class Value = void, class BucketFn>
 cudaError_t method_for_device_count(Method requested, std::uint32_t num_buckets, const BucketFn& bucket_of,
                                     Method* method_used) {
@@ -124,6 +157,20 @@ cudaError_t method_for_device_count(Method requested, std::uint32_t num_buckets,
   if (num_buckets == 0) return cudaErrorInvalidValue;
   return detail::resolve_device_count<Key, V>(requested, num_buckets, detail::functor_shared_bytes(bucket_of),
                                               detail::block_postscan_stores_ids<BucketFn>(), limits, *method_used);
+}
+
+// The method a device-count split with this max_items runs (the small-n
+// rule included: SmallN where max_items is small enough).
+template <class Key, class Value = void, class BucketFn>
+cudaError_t method_for_device_count(Method requested, std::uint32_t max_items, std::uint32_t num_buckets,
+                                    const BucketFn& bucket_of, Method* method_used) {
+  using V = typename std::conditional<std::is_void<Value>::value, detail::NullValue, Value>::type;
+  detail::DeviceLimits limits;
+  MULTISPLIT_RETURN_IF_ERROR(detail::query_device(limits));
+  if (num_buckets == 0) return cudaErrorInvalidValue;
+  std::uint32_t small_limit = 0;
+  return detail::resolve_sized<Key, V>(requested, max_items, num_buckets, bucket_of, limits, true, *method_used,
+                                       small_limit);
 }
 
 }  // namespace multisplit

@@ -16,6 +16,7 @@
 #include "chunk_layout.cuh"
 #include "counting_prescan.cuh"
 #include "policies.cuh"
+#include "small_n.cuh"
 #include "sort_based.cuh"
 #include "three_phase_kernels.cuh"
 
@@ -23,17 +24,22 @@ namespace multisplit {
 namespace detail {
 
 struct DeviceLimits {
+  int device = 0;
   int sm_count = 0;
   std::size_t max_shared_bytes = 48 * 1024;  // opt-in limit per block
+  bool cooperative = false;                  // cooperative launches (Method::SmallN)
 };
 
 inline cudaError_t query_device(DeviceLimits& limits) {
   int device = 0;
   MULTISPLIT_RETURN_IF_ERROR(cudaGetDevice(&device));
-  int sm_count = 0, max_shared = 0;
+  int sm_count = 0, max_shared = 0, cooperative = 0;
   MULTISPLIT_RETURN_IF_ERROR(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
   MULTISPLIT_RETURN_IF_ERROR(cudaDeviceGetAttribute(&max_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  MULTISPLIT_RETURN_IF_ERROR(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+  limits.device = device;
   limits.sm_count = sm_count;
+  limits.cooperative = cooperative != 0;
   limits.max_shared_bytes = static_cast<std::size_t>(max_shared);
   return cudaSuccess;
 }
@@ -61,10 +67,12 @@ struct MethodFootprint {
   }
 };
 
-// The method that actually runs: Auto picks by bucket count (measured, see
-// docs/TUNING.md, "Auto method"); an explicit method past its limits
-// hands over to the next one that can (Warp -> Block -> Direct -> SortBased).
-// store_ids: the functor keeps state in shared memory (block_postscan.cuh).
+// The method that actually runs for a large n: Auto picks by bucket count
+// (measured, see docs/TUNING.md, "Auto method"); an explicit method past its
+// limits hands over to the next one that can (SmallN -> Block -> Direct ->
+// SortBased, Warp -> Block). The small-n rule, which needs n, is applied on
+// top by resolve_sized(). store_ids: the functor keeps state in shared
+// memory (block_postscan.cuh).
 template <class Key, class Value>
 Method resolve(Method requested, std::uint32_t m, std::size_t functor_bytes, bool store_ids,
                const DeviceLimits& limits) {
@@ -92,6 +100,7 @@ Method resolve(Method requested, std::uint32_t m, std::size_t functor_bytes, boo
       method = m <= 512 ? Method::Block : Method::SortBased;
     }
   }
+  if (method == Method::SmallN) method = Method::Block;  // n too large (or unknown here)
   if (method == Method::Warp && !warp_ok) method = Method::Block;
   if (method == Method::Block && !block_ok) method = Method::Direct;
   if (method == Method::Direct && !direct_ok) method = Method::SortBased;
@@ -250,50 +259,6 @@ struct ThreePhase {
   }
 };
 
-// ---------------------------------------------------------- entry point
-template <class Key, class Value, class BucketFn>
-cudaError_t split(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out, const Value* values_in,
-                  Value* values_out, std::uint32_t n, std::uint32_t m, BucketFn fn, std::uint32_t* d_offsets,
-                  cudaStream_t stream, Method requested, Method* method_used) {
-  if (m == 0 || n > static_cast<std::uint32_t>(std::numeric_limits<std::int32_t>::max()))
-    return cudaErrorInvalidValue;
-  DeviceLimits limits;
-  MULTISPLIT_RETURN_IF_ERROR(query_device(limits));
-  const Method method =
-      resolve<Key, Value>(requested, m, functor_shared_bytes(fn), block_postscan_stores_ids<BucketFn>(), limits);
-  if (method_used != nullptr) *method_used = method;
-
-  using Sort = SortBased<Key, Value, BucketFn>;
-  using Three = ThreePhase<Key, Value, BucketFn>;
-  const int end_bit = std::max(1, ceil_log2(m));
-  TempLayout<Sort::kParts> sort_temp;
-  typename Three::Plan plan;
-  std::size_t needed = 1;
-  if (n > 0) {
-    if (method == Method::SortBased) {
-      MULTISPLIT_RETURN_IF_ERROR(Sort::plan(sort_temp, n, m, d_offsets, end_bit));
-      needed = sort_temp.total;
-    } else {
-      MULTISPLIT_RETURN_IF_ERROR(Three::plan(plan, method, n, m, fn, limits));
-      needed = plan.temp.total;
-    }
-  }
-  if (d_temp == nullptr) {
-    temp_bytes = needed;
-    return cudaSuccess;
-  }
-  if (temp_bytes < needed || d_offsets == nullptr) return cudaErrorInvalidValue;
-  if (n == 0) return cudaMemsetAsync(d_offsets, 0, (static_cast<std::size_t>(m) + 1) * sizeof(std::uint32_t), stream);
-  if (keys_in == nullptr || keys_out == nullptr) return cudaErrorInvalidValue;
-  if constexpr (has_values<Value>()) {
-    if (values_in == nullptr || values_out == nullptr) return cudaErrorInvalidValue;
-  }
-  if (method == Method::SortBased)
-    return Sort::run(d_temp, sort_temp, keys_in, keys_out, values_in, values_out, n, m, fn, d_offsets, stream,
-                     limits.sm_count, end_bit);
-  return Three::run(plan, d_temp, keys_in, keys_out, values_in, values_out, m, fn, d_offsets, stream);
-}
-
 // ------------------------------------------------ device-side item count
 // The method a device-count split runs. Only the three-phase methods read
 // the count on the device (every kernel re-cuts the planned chunks over it:
@@ -309,6 +274,95 @@ cudaError_t resolve_device_count(Method requested, std::uint32_t m, std::size_t 
   return method == Method::SortBased ? cudaErrorNotSupported : cudaSuccess;
 }
 
+// The small-n rule on top of resolve() / resolve_device_count(). SmallN
+// runs for Auto when n (a device-count split: max_items) <= min(2^18
+// (kSmallNAutoMaxItems), capacity) and for an explicit SmallN when n <=
+// capacity; capacity = co-resident blocks (occupancy x SMs) x tile items,
+// and 0 (never SmallN) for m > 256, no cooperative launch on the device, or
+// item types too large for the staged tile. small_limit: the largest n that
+// runs SmallN for this request (0: none).
+template <class Key, class Value, class BucketFn>
+cudaError_t small_n_limit(Method requested, std::uint32_t m, const BucketFn& fn, const DeviceLimits& limits,
+                          std::uint32_t& small_limit) {
+  small_limit = 0;
+  if (requested != Method::Auto && requested != Method::SmallN) return cudaSuccess;
+  std::uint32_t capacity = 0;
+  using Small = SmallN<Key, Value, BucketFn>;
+  MULTISPLIT_RETURN_IF_ERROR(
+      Small::capacity(m, functor_shared_bytes(fn), limits.device, limits.sm_count, limits.cooperative, capacity));
+  small_limit = requested == Method::Auto ? std::min(capacity, kSmallNAutoMaxItems) : capacity;
+  return cudaSuccess;
+}
+
+template <class Key, class Value, class BucketFn>
+cudaError_t resolve_sized(Method requested, std::uint32_t n, std::uint32_t m, const BucketFn& fn,
+                          const DeviceLimits& limits, bool device_count, Method& method, std::uint32_t& small_limit) {
+  MULTISPLIT_RETURN_IF_ERROR((small_n_limit<Key, Value>(requested, m, fn, limits, small_limit)));
+  if (small_limit > 0 && n <= small_limit) {
+    method = Method::SmallN;
+    return cudaSuccess;
+  }
+  const std::size_t functor_bytes = functor_shared_bytes(fn);
+  const bool store_ids = block_postscan_stores_ids<BucketFn>();
+  if (device_count) return resolve_device_count<Key, Value>(requested, m, functor_bytes, store_ids, limits, method);
+  method = resolve<Key, Value>(requested, m, functor_bytes, store_ids, limits);
+  return cudaSuccess;
+}
+
+// ---------------------------------------------------------- entry point
+template <class Key, class Value, class BucketFn>
+cudaError_t split(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out, const Value* values_in,
+                  Value* values_out, std::uint32_t n, std::uint32_t m, BucketFn fn, std::uint32_t* d_offsets,
+                  cudaStream_t stream, Method requested, Method* method_used) {
+  if (m == 0 || n > static_cast<std::uint32_t>(std::numeric_limits<std::int32_t>::max()))
+    return cudaErrorInvalidValue;
+  DeviceLimits limits;
+  MULTISPLIT_RETURN_IF_ERROR(query_device(limits));
+  Method method = Method::Block;
+  std::uint32_t small_limit = 0;
+  MULTISPLIT_RETURN_IF_ERROR(
+      (resolve_sized<Key, Value>(requested, n, m, fn, limits, false, method, small_limit)));
+  if (method_used != nullptr) *method_used = method;
+
+  using Sort = SortBased<Key, Value, BucketFn>;
+  using Three = ThreePhase<Key, Value, BucketFn>;
+  using Small = SmallN<Key, Value, BucketFn>;
+  const int end_bit = std::max(1, ceil_log2(m));
+  TempLayout<Sort::kParts> sort_temp;
+  typename Three::Plan plan;
+  std::size_t needed = 1;
+  if (n > 0) {
+    if (method == Method::SmallN) {
+      needed = Small::layout(n, m).total;
+    } else if (method == Method::SortBased) {
+      MULTISPLIT_RETURN_IF_ERROR(Sort::plan(sort_temp, n, m, d_offsets, end_bit));
+      needed = sort_temp.total;
+    } else {
+      MULTISPLIT_RETURN_IF_ERROR(Three::plan(plan, method, n, m, fn, limits));
+      needed = plan.temp.total;
+    }
+  }
+  // A size queried for n must serve every smaller n, some of which run SmallN.
+  if (small_limit > 0) needed = std::max(needed, Small::layout(std::min(n, small_limit), m).total);
+  if (d_temp == nullptr) {
+    temp_bytes = needed;
+    return cudaSuccess;
+  }
+  if (temp_bytes < needed || d_offsets == nullptr) return cudaErrorInvalidValue;
+  if (n == 0) return cudaMemsetAsync(d_offsets, 0, (static_cast<std::size_t>(m) + 1) * sizeof(std::uint32_t), stream);
+  if (keys_in == nullptr || keys_out == nullptr) return cudaErrorInvalidValue;
+  if constexpr (has_values<Value>()) {
+    if (values_in == nullptr || values_out == nullptr) return cudaErrorInvalidValue;
+  }
+  if (method == Method::SmallN)
+    return Small::run(d_temp, keys_in, keys_out, values_in, values_out, n, nullptr, m, fn, d_offsets, stream);
+  if (method == Method::SortBased)
+    return Sort::run(d_temp, sort_temp, keys_in, keys_out, values_in, values_out, n, m, fn, d_offsets, stream,
+                     limits.sm_count, end_bit);
+  return Three::run(plan, d_temp, keys_in, keys_out, values_in, values_out, m, fn, d_offsets, stream);
+}
+
+// ------------------------------------------------ device-side item count
 // split() with the item count in device memory: min(*d_num_items, max_items)
 // items are split, read by the kernels themselves. Planned (temporary
 // storage, chunks, grids) for max_items; stream-ordered, no host
@@ -323,17 +377,24 @@ cudaError_t split_device_count(void* d_temp, std::size_t& temp_bytes, const Key*
   DeviceLimits limits;
   MULTISPLIT_RETURN_IF_ERROR(query_device(limits));
   Method method = Method::Block;
-  MULTISPLIT_RETURN_IF_ERROR((resolve_device_count<Key, Value>(requested, m, functor_shared_bytes(fn),
-                                                               block_postscan_stores_ids<BucketFn>(), limits, method)));
+  std::uint32_t small_limit = 0;
+  MULTISPLIT_RETURN_IF_ERROR(
+      (resolve_sized<Key, Value>(requested, max_items, m, fn, limits, true, method, small_limit)));
   if (method_used != nullptr) *method_used = method;
 
   using Three = ThreePhase<Key, Value, BucketFn>;
+  using Small = SmallN<Key, Value, BucketFn>;
   typename Three::Plan plan;
   std::size_t needed = 1;
   if (max_items > 0) {
-    MULTISPLIT_RETURN_IF_ERROR(Three::plan(plan, method, max_items, m, fn, limits));
-    needed = plan.temp.total;
+    if (method == Method::SmallN) {
+      needed = Small::layout(max_items, m).total;
+    } else {
+      MULTISPLIT_RETURN_IF_ERROR(Three::plan(plan, method, max_items, m, fn, limits));
+      needed = plan.temp.total;
+    }
   }
+  if (small_limit > 0) needed = std::max(needed, Small::layout(std::min(max_items, small_limit), m).total);
   if (d_temp == nullptr) {
     temp_bytes = needed;
     return cudaSuccess;
@@ -346,6 +407,9 @@ cudaError_t split_device_count(void* d_temp, std::size_t& temp_bytes, const Key*
   if constexpr (has_values<Value>()) {
     if (values_in == nullptr || values_out == nullptr) return cudaErrorInvalidValue;
   }
+  if (method == Method::SmallN)
+    return Small::run(d_temp, keys_in, keys_out, values_in, values_out, max_items, d_num_items, m, fn, d_offsets,
+                      stream);
   plan.layout.device_n = d_num_items;
   return Three::run(plan, d_temp, keys_in, keys_out, values_in, values_out, m, fn, d_offsets, stream);
 }
