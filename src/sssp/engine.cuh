@@ -296,8 +296,8 @@ __global__ void __launch_bounds__(kRelaxBlock) engine_persistent(EngineContext<t
 // shared memory; it returns when a step is too large for it. The state in
 // shared memory is its own view (only thread 0 changes it, between barriers).
 template <class Policy>
-__global__ void __launch_bounds__(kSmallBlock) engine_narrow(EngineContext<typename Policy::Weight> ctx,
-                                                             typename Policy::State* global_state) {
+__device__ __forceinline__ void narrow_loop(const EngineContext<typename Policy::Weight>& ctx,
+                                            typename Policy::State* global_state) {
   using Codec = typename Policy::Codec;
   using State = typename Policy::State;
   extern __shared__ __align__(16) unsigned char narrow_smem[];
@@ -355,6 +355,29 @@ __global__ void __launch_bounds__(kSmallBlock) engine_narrow(EngineContext<typen
   copy_state(global_state, st);
 }
 
+template <class Policy>
+__global__ void __launch_bounds__(kSmallBlock) engine_narrow(EngineContext<typename Policy::Weight> ctx,
+                                                             typename Policy::State* global_state) {
+  narrow_loop<Policy>(ctx, global_state);
+}
+
+// Many sources at once (solve_batch): block b runs source b's narrow loop
+// over its own labels and stamps (arrays `stride` elements apart) and its own
+// state (slots `state_bytes` apart; the queues are named in each state),
+// independently of the other blocks. A source whose frontier outgrows the
+// block is left in its state for the single-source loop to finish.
+template <class Policy>
+__global__ void __launch_bounds__(kSmallBlock) engine_narrow_batch(EngineContext<typename Policy::Weight> ctx,
+                                                                   std::uint64_t stride, unsigned char* states,
+                                                                   std::uint64_t state_bytes) {
+  EngineContext<typename Policy::Weight> mine = ctx;
+  const std::uint64_t offset = stride * blockIdx.x;
+  mine.labels += offset;
+  mine.stamps_out += offset;
+  mine.stamps_pile += offset;
+  narrow_loop<Policy>(mine, reinterpret_cast<typename Policy::State*>(states + state_bytes * blockIdx.x));
+}
+
 // ---- Host side.
 
 // The loop's initial header: `source` alone in queue[0] (the caller stages
@@ -387,22 +410,13 @@ inline void throw_loop_error(const LoopState& L) {
   throw std::runtime_error("sssp: internal error: the device loop reported error " + std::to_string(L.error));
 }
 
-// Runs the device loop from `init` with `source` as the first frontier until
-// the end. `pause` is called whenever the policy asks for the host (its
-// state's loop.paused set) with the state as read back, and must enqueue
-// what resolves it (clearing loop.paused on the device).
+// Runs the device loop from the state in ws.state (uploaded, or left there
+// by an earlier kernel) until the end; `pause` as for run_engine.
 template <class Policy, class Balance, class Pause>
-StrategyStats run_engine(const Workspace<typename Policy::Weight>& ws, std::uint32_t source,
-                         const typename Policy::State& init, Pause pause) {
+StrategyStats continue_engine(const Workspace<typename Policy::Weight>& ws, Pause pause) {
   using State = typename Policy::State;
-  static_assert(sizeof(State) <= kStateBytes);
   auto* d_state = static_cast<State*>(ws.state);
   auto* h_state = static_cast<State*>(ws.host_state);
-  *h_state = init;
-  // Pageable source: the call returns once `source` has been staged.
-  SSSP_CUDA_CHECK(cudaMemcpyAsync(init.loop.queue[0], &source, sizeof source, cudaMemcpyHostToDevice, ws.stream));
-  SSSP_CUDA_CHECK(cudaMemcpyAsync(d_state, h_state, sizeof(State), cudaMemcpyHostToDevice, ws.stream));
-
   const auto ctx = engine_context(ws);
   BalancePlan plan = ws.balance;
   plan.overflow = &d_state->loop.overflow;
@@ -465,6 +479,24 @@ StrategyStats run_engine(const Workspace<typename Policy::Weight>& ws, std::uint
   stats.rounds_narrow = h_state->loop.narrow_rounds;
   stats.buckets_processed = Policy::phase_count(h_state);
   return stats;
+}
+
+// Runs the device loop from `init` with `source` as the first frontier until
+// the end. `pause` is called whenever the policy asks for the host (its
+// state's loop.paused set) with the state as read back, and must enqueue
+// what resolves it (clearing loop.paused on the device).
+template <class Policy, class Balance, class Pause>
+StrategyStats run_engine(const Workspace<typename Policy::Weight>& ws, std::uint32_t source,
+                         const typename Policy::State& init, Pause pause) {
+  using State = typename Policy::State;
+  static_assert(sizeof(State) <= kStateBytes);
+  auto* d_state = static_cast<State*>(ws.state);
+  auto* h_state = static_cast<State*>(ws.host_state);
+  *h_state = init;
+  // Pageable source: the call returns once `source` has been staged.
+  SSSP_CUDA_CHECK(cudaMemcpyAsync(init.loop.queue[0], &source, sizeof source, cudaMemcpyHostToDevice, ws.stream));
+  SSSP_CUDA_CHECK(cudaMemcpyAsync(d_state, h_state, sizeof(State), cudaMemcpyHostToDevice, ws.stream));
+  return continue_engine<Policy, Balance>(ws, pause);
 }
 
 }  // namespace sssp::detail

@@ -93,6 +93,17 @@ struct SolveResult {
   double delta = 0;                   // the delta used
 };
 
+// Many sources solved together (GpuSolver::solve_batch).
+template <class Weight>
+struct BatchSolveResult {
+  // One per source, in the order given. Their solve_ms are 0: the sources
+  // share their launches, so only the batch has a time (solve_ms below).
+  std::vector<SolveResult<Weight>> per_source;
+  double solve_ms = 0;                  // CUDA events around every launch of the batch (read-back excluded)
+  std::uint32_t sources_per_launch = 0; // sources solved by one launch (fits free memory); the rest follow in more
+  std::uint32_t finished_alone = 0;     // sources whose frontier outgrew a block and finished on their own
+};
+
 // True when a CUDA device can be used; otherwise *why says what is missing.
 bool gpu_available(std::string* why = nullptr);
 // "NVIDIA H200, driver 13.0, runtime 13.0" or similar, for reports.
@@ -137,6 +148,14 @@ class GpuSolver {
   SolveResult<Weight> solve(graph::vertex_id source, Strategy strategy);
   // Solves with this delta (> 0 and finite): one upload serves a delta sweep.
   SolveResult<Weight> solve(graph::vertex_id source, Strategy strategy, double delta);
+  // Solves every source with this delta in shared launches: one block per
+  // source runs its narrow loop (one launch for as many sources as fit free
+  // memory), and a source whose frontier outgrows its block finishes with
+  // the single-source loop. Near-far and bellman-ford; no predecessors.
+  // Throws std::invalid_argument on those and on a bad source, and
+  // std::runtime_error naming bytes needed vs free when one source does not fit.
+  BatchSolveResult<Weight> solve_batch(const std::vector<graph::vertex_id>& sources, Strategy strategy,
+                                       double delta);
 
  private:
   struct Impl;

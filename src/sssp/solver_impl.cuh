@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -54,6 +55,10 @@ class DeviceMemory {
   T* as() const {
     return static_cast<T*>(ptr_);
   }
+  void release() {
+    if (ptr_) cudaFree(ptr_);
+    ptr_ = nullptr;
+  }
 
  private:
   void* ptr_ = nullptr;
@@ -82,6 +87,27 @@ __global__ void init_labels(label_t* labels, std::uint32_t n, std::uint32_t sour
   for (std::uint64_t v = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; v < n;
        v += static_cast<std::uint64_t>(gridDim.x) * blockDim.x)
     labels[v] = v == source ? Codec::source_label() : Codec::initial_label();
+}
+
+// Labels of `count` sources' arrays, `stride` apart: source sources[b]'s
+// array starts at labels + b * stride.
+template <class Codec>
+__global__ void init_labels_batch(label_t* labels, std::uint32_t n, std::uint64_t stride, const std::uint32_t* sources,
+                                  std::uint32_t count) {
+  const std::uint64_t total = stride * count;
+  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total;
+       i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
+    const std::uint64_t b = i / stride, v = i % stride;
+    if (v < n) labels[i] = v == sources[b] ? Codec::source_label() : Codec::initial_label();
+  }
+}
+
+// Each source alone in its first queue (queues `stride` entries apart).
+template <int kUnused = 0>
+__global__ void seed_batch_queues(std::uint32_t* queues, std::uint64_t stride, const std::uint32_t* sources,
+                                  std::uint32_t count) {
+  for (std::uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b < count; b += gridDim.x * blockDim.x)
+    queues[stride * b] = sources[b];
 }
 
 struct WeightSummary {
@@ -155,6 +181,8 @@ struct SolverImpl {
 
   DeviceMemory offsets, targets, weights, labels, stamps_a, stamps_b, pred, big0, big1, small0, small1, far0, far1, keys0,
       keys1, temp, state, bucket_offsets, scratch, hub_vertex, hub_first, bin_counters, slot_first, chunk_slot;
+  DeviceMemory batch;                // solve_batch's per-source arrays, kept between calls
+  std::uint64_t batch_bytes = 0;
   PinnedMemory host_state;
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
@@ -403,6 +431,172 @@ struct SolverImpl {
     if (stream) cudaStreamDestroy(stream);
   }
 
+  BatchSolveResult<Weight> solve_batch(const std::vector<graph::vertex_id>& sources, Strategy strategy, double delta) {
+    for (const graph::vertex_id s : sources)
+      if (s >= n)
+        throw std::out_of_range("sssp: source vertex " + std::to_string(s) + " is out of range (the graph has " +
+                                std::to_string(n) + " vertices, numbered from 0 here)");
+    if (!(delta > 0) || !std::isfinite(delta))
+      throw std::invalid_argument("sssp: delta must be a positive number, got " + std::to_string(delta));
+    if (strategy != Strategy::NearFar && strategy != Strategy::BellmanFord)
+      throw std::invalid_argument(std::string("sssp: batched solves run near-far or bellman-ford, not ") +
+                                  to_string(strategy));
+    if (options.predecessors) throw std::invalid_argument("sssp: batched solves do not compute predecessors");
+    SSSP_CUDA_CHECK(cudaSetDevice(options.device));
+    if constexpr (std::is_same_v<Weight, float>) {
+      return run_batch<PackedCodec<float>>(sources, strategy, delta);
+    } else {
+      return packed ? run_batch<PackedCodec<std::uint32_t>>(sources, strategy, delta)
+                    : run_batch<WideCodec>(sources, strategy, delta);
+    }
+  }
+
+  // Per-source arrays of a batch, one allocation: labels, two stamp arrays,
+  // two frontier and two far queues, a state slot, and the source id.
+  template <class Codec>
+  BatchSolveResult<Weight> run_batch(const std::vector<graph::vertex_id>& sources, Strategy strategy,
+                                     double requested_delta) {
+    BatchSolveResult<Weight> out;
+    out.per_source.resize(sources.size());
+    if (sources.empty()) return out;
+    const auto delta = codec_delta<Codec>(requested_delta);
+    ws.track_pred = false;
+    const std::uint64_t nn = std::max<std::uint64_t>(n, 1), qcap = nn + 1;
+    const std::uint64_t per_source = nn * 8 + 2 * nn * 4 + 4 * qcap * 4 + kStateBytes + 4;
+    std::size_t free_bytes = 0, total_bytes = 0;
+    SSSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    std::uint64_t available = free_bytes + batch_bytes;  // what this solver holds for batches can be reused
+    if (options.memory_limit_bytes != 0)
+      available = std::min<std::uint64_t>(available, options.memory_limit_bytes > device_bytes
+                                                         ? options.memory_limit_bytes - device_bytes
+                                                         : 0);
+    const std::uint64_t headroom = 64ull << 20;  // for the driver and the single-source loop's launches
+    const std::uint64_t fit = available > headroom ? (available - headroom) / per_source : 0;
+    if (fit == 0)
+      throw std::runtime_error("sssp: a batched source needs " + format_bytes(per_source) + " on GPU " +
+                               std::to_string(options.device) + ", but only " + format_bytes(available) +
+                               " are free beyond the solver's own");
+    // One launch takes at most 8 blocks per SM's worth of sources; more wait in line anyway.
+    const std::uint64_t chunk =
+        std::min<std::uint64_t>({fit, static_cast<std::uint64_t>(sources.size()), std::uint64_t{8} * sm_count});
+    if (chunk * per_source > batch_bytes) {
+      batch.release();
+      batch_bytes = 0;
+      batch.allocate(chunk * per_source, "batched sources");
+      batch_bytes = chunk * per_source;
+    }
+    out.sources_per_launch = static_cast<std::uint32_t>(chunk);
+    unsigned char* base = batch.as<unsigned char>();
+    auto* labels_all = reinterpret_cast<label_t*>(base);
+    auto* stamps_a_all = reinterpret_cast<std::uint32_t*>(base + chunk * nn * 8);
+    auto* stamps_b_all = stamps_a_all + chunk * nn;
+    auto* queues_all = stamps_b_all + chunk * nn;  // small0, small1, far0, far1: chunk * qcap entries each
+    auto* states_all = reinterpret_cast<unsigned char*>(queues_all + 4 * chunk * qcap);
+    auto* ids = reinterpret_cast<std::uint32_t*>(states_all + chunk * kStateBytes);
+    // Source b's workspace: the solver's, with b's arrays.
+    const auto workspace_of = [&](std::uint64_t b) {
+      Workspace<Weight> w = ws;
+      w.labels = labels_all + b * nn;
+      w.stamps_a = stamps_a_all + b * nn;
+      w.stamps_b = stamps_b_all + b * nn;
+      w.small[0] = queues_all + (0 * chunk + b) * qcap;
+      w.small[1] = queues_all + (1 * chunk + b) * qcap;
+      w.far[0] = queues_all + (2 * chunk + b) * qcap;
+      w.far[1] = queues_all + (3 * chunk + b) * qcap;
+      w.small_capacity = qcap;
+      w.state = states_all + b * kStateBytes;
+      return w;
+    };
+    std::vector<unsigned char> host_states(chunk * kStateBytes);
+    std::vector<label_t> host_labels(chunk * nn);
+    const EngineContext<Weight> ctx{ws.graph, labels_all, stamps_a_all, stamps_b_all, false, ws.narrow_max_arcs};
+    const auto finish_alone = [&](const Workspace<Weight>& w, auto policy) -> StrategyStats {
+      using Policy = decltype(policy);
+      return with_balance(load_balance, [&](auto balance) {
+        return continue_engine<Policy, decltype(balance)>(w, [](const typename Policy::State&) {
+          throw std::logic_error("sssp: a batched source asked for a full split");
+        });
+      });
+    };
+    const auto run_chunk = [&](auto policy, std::size_t first, std::uint64_t count) {
+      using Policy = decltype(policy);
+      using State = typename Policy::State;
+      static_assert(sizeof(State) <= kStateBytes);
+      for (std::uint64_t b = 0; b < count; ++b) {
+        const Workspace<Weight> w = workspace_of(b);
+        State init{};
+        if constexpr (std::is_same_v<Policy, NearFarPolicy<Codec>>) {
+          init = Policy::initial_state(w, delta);
+        } else {
+          init.loop = initial_loop(w);
+        }
+        std::memcpy(host_states.data() + b * kStateBytes, &init, sizeof init);
+      }
+      SSSP_CUDA_CHECK(cudaMemcpy(ids, sources.data() + first, count * 4, cudaMemcpyHostToDevice));
+      SSSP_CUDA_CHECK(cudaMemcpy(states_all, host_states.data(), count * kStateBytes, cudaMemcpyHostToDevice));
+      SSSP_CUDA_CHECK(cudaEventRecord(start, stream));
+      init_labels_batch<Codec><<<grid_for(count * nn, 256, ws.stream_grid), 256, 0, stream>>>(labels_all, n, nn, ids,
+                                                                                              static_cast<std::uint32_t>(count));
+      SSSP_CHECK_LAUNCH("init_labels_batch");
+      SSSP_CUDA_CHECK(cudaMemsetAsync(stamps_a_all, 0, 2 * count * nn * 4, stream));
+      seed_batch_queues<><<<grid_for(count, 256, ws.stream_grid), 256, 0, stream>>>(queues_all, qcap, ids,
+                                                                                    static_cast<std::uint32_t>(count));
+      SSSP_CHECK_LAUNCH("seed_batch_queues");
+      allow_narrow_shared<Codec>(engine_narrow_batch<Policy>);
+      engine_narrow_batch<Policy><<<static_cast<unsigned>(count), kSmallBlock, sizeof(NarrowShared<Codec>), stream>>>(
+          ctx, nn, states_all, kStateBytes);
+      SSSP_CHECK_LAUNCH("engine_narrow_batch");
+      SSSP_CUDA_CHECK(cudaMemcpyAsync(host_states.data(), states_all, count * kStateBytes, cudaMemcpyDeviceToHost,
+                                      stream));
+      SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+      for (std::uint64_t b = 0; b < count; ++b) {
+        State st;
+        std::memcpy(&st, host_states.data() + b * kStateBytes, sizeof st);
+        throw_loop_error(st.loop);
+        StrategyStats stats;
+        if (st.loop.done) {
+          stats.relaxations = st.loop.relaxations;
+          stats.iterations = st.loop.iterations;
+          stats.rounds_narrow = st.loop.narrow_rounds;
+          stats.buckets_processed = Policy::phase_count(&st);
+        } else {
+          Workspace<Weight> w = workspace_of(b);
+          w.host_state = host_state.as<void>();
+          stats = finish_alone(w, policy);
+          ++out.finished_alone;
+        }
+        SolveResult<Weight>& r = out.per_source[first + b];
+        r.relaxations = stats.relaxations;
+        r.iterations = stats.iterations;
+        r.rounds_narrow = stats.rounds_narrow;
+        r.rounds_wide = stats.iterations - stats.rounds_narrow;
+        r.buckets_processed = strategy == Strategy::BellmanFord ? 0 : stats.buckets_processed;
+        r.delta = static_cast<double>(delta);
+      }
+      SSSP_CUDA_CHECK(cudaEventRecord(stop, stream));
+      SSSP_CUDA_CHECK(cudaEventSynchronize(stop));
+      float ms = 0;
+      SSSP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+      out.solve_ms += ms;
+      SSSP_CUDA_CHECK(cudaMemcpy(host_labels.data(), labels_all, count * nn * 8, cudaMemcpyDeviceToHost));
+      for (std::uint64_t b = 0; b < count; ++b) {
+        auto& d = out.per_source[first + b].distances;
+        d.resize(n);
+        for (std::uint32_t v = 0; v < n; ++v) d[v] = Codec::host_distance(host_labels[b * nn + v]);
+      }
+    };
+    SSSP_CUDA_CHECK(cudaMemsetAsync(ws.balance.bins.counters, 0, sizeof(BinCounters), stream));
+    for (std::size_t first = 0; first < sources.size(); first += chunk) {
+      const std::uint64_t count = std::min<std::uint64_t>(chunk, sources.size() - first);
+      if (strategy == Strategy::NearFar) {
+        run_chunk(NearFarPolicy<Codec>{}, first, count);
+      } else {
+        run_chunk(BellmanFordPolicy<Codec>{}, first, count);
+      }
+    }
+    return out;
+  }
+
   SolveResult<Weight> solve(graph::vertex_id source, Strategy strategy, double delta) {
     if (source >= n)
       throw std::out_of_range("sssp: source vertex " + std::to_string(source) + " is out of range (the graph has " +
@@ -546,6 +740,12 @@ SolveResult<Weight> GpuSolver<Weight>::solve(graph::vertex_id source, Strategy s
 template <class Weight>
 SolveResult<Weight> GpuSolver<Weight>::solve(graph::vertex_id source, Strategy strategy, double delta) {
   return impl_->solve(source, strategy, delta);
+}
+
+template <class Weight>
+BatchSolveResult<Weight> GpuSolver<Weight>::solve_batch(const std::vector<graph::vertex_id>& sources,
+                                                        Strategy strategy, double delta) {
+  return impl_->solve_batch(sources, strategy, delta);
 }
 
 }  // namespace sssp

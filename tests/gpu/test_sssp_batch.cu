@@ -1,0 +1,141 @@
+// GpuSolver::solve_batch: many sources in shared launches (a block per
+// source) must give each source exactly Dijkstra's distances, whether the
+// source finishes in its block or outgrows it and finishes alone; with
+// repeated sources, sources without out-arcs, more sources than one launch
+// takes, float weights, and every regime option.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gpu_test_support.cuh"
+#include "graph/generators.hpp"
+#include "graph/reference.hpp"
+#include "graph/verify.hpp"
+#include "sssp/solver.hpp"
+
+namespace {
+
+graph::IntCsr generated(const std::string& spec, std::uint64_t seed) {
+  return graph::generate(graph::GeneratorSpec::parse(spec), graph::WeightRule::parse("random:1:1000", seed), seed);
+}
+
+// Returns how many sources finished alone (outgrew their block).
+template <class Weight>
+std::uint32_t expect_batch_exact(const graph::Csr<Weight>& g, const std::vector<graph::vertex_id>& sources,
+                                 const sssp::SolverOptions& options, sssp::Strategy strategy,
+                                 const std::string& what) {
+  sssp::GpuSolver<Weight> solver(g, options);
+  const auto r = solver.solve_batch(sources, strategy, graph::auto_delta(g, 64));
+  EXPECT_EQ(r.per_source.size(), sources.size()) << what;
+  if (r.per_source.size() != sources.size()) return ~0u;
+  EXPECT_GE(r.sources_per_launch, 1u) << what;
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const auto want = graph::dijkstra(g, sources[i]);
+    const auto bad = graph::find_distance_mismatches<Weight>(want, r.per_source[i].distances, 0);
+    EXPECT_TRUE(bad.none()) << what << ", " << sssp::to_string(strategy) << ", source " << sources[i] << " (index " << i
+                            << "): " << bad.count << " wrong distances";
+    if (g.out_degree(sources[i]) > 0) EXPECT_GT(r.per_source[i].iterations, 0u) << what;
+  }
+  return r.finished_alone;
+}
+
+std::vector<graph::vertex_id> random_sources(graph::vertex_id n, std::size_t k, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<graph::vertex_id> s;
+  for (std::size_t i = 0; i < k; ++i) s.push_back(static_cast<graph::vertex_id>(rng() % n));
+  return s;
+}
+
+TEST(SsspBatch, RoadLikeGridsStayInTheirBlocks) {
+  SKIP_IF_NO_GPU();
+  const auto g = generated("grid:40:60", 3);
+  auto sources = random_sources(g.num_vertices, 20, 5);
+  sources.push_back(sources.front());  // a source twice
+  // Frontiers of a few hundred vertices: every source finishes in its block
+  // (the batched launch itself must be right, not only the fallback).
+  for (const auto strategy : {sssp::Strategy::NearFar, sssp::Strategy::BellmanFord})
+    EXPECT_EQ(expect_batch_exact(g, sources, sssp::SolverOptions{}, strategy, "grid 40x60"), 0u)
+        << sssp::to_string(strategy);
+  // Sixty sources: block b reads state slot b, past the first page of slots.
+  const auto many = random_sources(g.num_vertices, 60, 29);
+  EXPECT_EQ(expect_batch_exact(g, many, sssp::SolverOptions{}, sssp::Strategy::NearFar, "grid 40x60, 60 sources"), 0u);
+}
+
+TEST(SsspBatch, SourcesThatOutgrowTheirBlockFinishAlone) {
+  SKIP_IF_NO_GPU();
+  // R-MAT frontiers pass the narrow loop's limits within a few rounds.
+  const auto g = generated("rmat:13:16", 7);
+  std::vector<graph::vertex_id> sources;
+  for (graph::vertex_id v = 0; sources.size() < 12 && v < g.num_vertices; ++v)
+    if (g.out_degree(v) > 0) sources.push_back(v);
+  sources.push_back(g.num_vertices - 1);  // likely no out-arcs in R-MAT's tail
+  for (const auto strategy : {sssp::Strategy::NearFar, sssp::Strategy::BellmanFord}) {
+    (void)expect_batch_exact(g, sources, sssp::SolverOptions{}, strategy, "rmat:13:16");
+    sssp::SolverOptions few_arcs;
+    few_arcs.narrow_max_arcs = 64;  // hand over early: most sources finish alone
+    EXPECT_GT(expect_batch_exact(g, sources, few_arcs, strategy, "rmat:13:16, narrow_max_arcs 64"), 0u);
+    sssp::SolverOptions per_step;
+    per_step.persistent_grid = false;
+    (void)expect_batch_exact(g, sources, per_step, strategy, "rmat:13:16, per-step launches");
+  }
+}
+
+TEST(SsspBatch, MoreSourcesThanOneLaunchTakes) {
+  SKIP_IF_NO_GPU();
+  // A small memory limit leaves room for only a few sources per launch.
+  const auto g = generated("grid:30:30", 11);
+  const auto sources = random_sources(g.num_vertices, 40, 13);
+  sssp::SolverOptions options;
+  sssp::GpuSolver<std::uint32_t> probe(g, options);
+  options.memory_limit_bytes = probe.device_bytes() + (64ull << 20) + 5 * (32ull * 900 + 4096 + 4 + 64);
+  sssp::GpuSolver<std::uint32_t> solver(g, options);
+  const auto r = solver.solve_batch(sources, sssp::Strategy::NearFar, graph::auto_delta(g, 64));
+  EXPECT_LE(r.sources_per_launch, 5u);
+  for (std::size_t i = 0; i < sources.size(); ++i)
+    EXPECT_TRUE(graph::find_distance_mismatches<std::uint32_t>(graph::dijkstra(g, sources[i]), r.per_source[i].distances, 0)
+                    .none())
+        << "source " << sources[i];
+}
+
+TEST(SsspBatch, FloatWeightsAndOneSource) {
+  SKIP_IF_NO_GPU();
+  const auto gi = generated("grid:25:25", 17);
+  graph::Csr<float> g;
+  g.num_vertices = gi.num_vertices;
+  g.offsets = gi.offsets;
+  g.targets = gi.targets;
+  for (const auto w : gi.weights) g.weights.push_back(static_cast<float>(w) / 7.0f);
+  EXPECT_EQ(expect_batch_exact(g, {3}, sssp::SolverOptions{}, sssp::Strategy::NearFar, "float grid, one source"), 0u);
+  EXPECT_EQ(expect_batch_exact(g, random_sources(g.num_vertices, 9, 19), sssp::SolverOptions{},
+                               sssp::Strategy::BellmanFord, "float grid"),
+            0u);
+}
+
+TEST(SsspBatch, RefusesWhatItCannotDo) {
+  SKIP_IF_NO_GPU();
+  const auto g = generated("grid:10:10", 23);
+  sssp::GpuSolver<std::uint32_t> solver(g, sssp::SolverOptions{});
+  EXPECT_THROW(solver.solve_batch({0, 100}, sssp::Strategy::NearFar, 10.0), std::out_of_range);
+  EXPECT_THROW(solver.solve_batch({0}, sssp::Strategy::BucketSort, 10.0), std::invalid_argument);
+  EXPECT_THROW(solver.solve_batch({0}, sssp::Strategy::NearFar, 0.0), std::invalid_argument);
+  EXPECT_TRUE(solver.solve_batch({}, sssp::Strategy::NearFar, 10.0).per_source.empty());
+  sssp::SolverOptions with_pred;
+  with_pred.predecessors = true;
+  sssp::GpuSolver<std::uint32_t> pred_solver(g, with_pred);
+  EXPECT_THROW(pred_solver.solve_batch({0}, sssp::Strategy::NearFar, 10.0), std::invalid_argument);
+  sssp::SolverOptions tight;
+  tight.memory_limit_bytes = solver.device_bytes() + 1024;  // not even one source fits
+  sssp::GpuSolver<std::uint32_t> tight_solver(g, tight);
+  try {
+    tight_solver.solve_batch({0}, sssp::Strategy::NearFar, 10.0);
+    ADD_FAILURE() << "no error without memory for one source";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("needs"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
