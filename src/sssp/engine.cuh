@@ -21,6 +21,9 @@
 // steps; without cooperative launch, one launch per step. The host enqueues
 // the regimes' kernels in growing batches (each kernel exits at once when the
 // frontier is not its size) and reads the loop's header once per batch.
+// Many sources (solve_batch) run one narrow loop per block in one launch
+// (engine_narrow_batch); a source that outgrows its block is finished from
+// its state by continue_engine.
 //
 // A policy is a class with
 //   State                       its control block; the first member is
