@@ -23,7 +23,7 @@ cli::FrontEnd cpu_bench_front_end(int max_threads) {
   using cli::Common;
   cli::FrontEnd fe;
   fe.options = {Common::Graph, Common::Generate, Common::Undirected, Common::Weights, Common::Seed, Common::Source,
-                Common::Threads, Common::Runs, Common::Delta, Common::DeltaC, Common::Json};
+                Common::SourcesFile, Common::Threads, Common::Runs, Common::Delta, Common::DeltaC, Common::Json};
   fe.max_sources = 1;
   fe.default_generate = "rmat:16:16,grid:256:256";
   fe.default_runs = 5;

@@ -182,7 +182,7 @@ cli::FrontEnd sssp_front_end() {
   using cli::Common;
   cli::FrontEnd fe;
   fe.options = {Common::Graph, Common::Generate, Common::Undirected, Common::Weights, Common::Seed,
-                Common::Source, Common::RandomSources, Common::Threads, Common::Runs, Common::Delta,
+                Common::Source, Common::RandomSources, Common::SourcesFile, Common::Threads, Common::Runs, Common::Delta,
                 Common::Buckets, Common::Predecessors, Common::Json};
   fe.max_graphs = 1;
   fe.max_thread_counts = 1;

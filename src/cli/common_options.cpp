@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <stdexcept>
 
 #include "cli/values.hpp"
 #include "graph/error.hpp"
@@ -28,6 +30,7 @@ constexpr OptionText kOptions[] = {
     {Common::Seed, "seed", "S"},
     {Common::Source, "source,s", "ID"},
     {Common::RandomSources, "random-sources", "K"},
+    {Common::SourcesFile, "sources", "FILE"},
     {Common::Threads, "threads,t", "T"},
     {Common::Runs, "runs,r", "N"},
     {Common::Delta, "delta,d", "auto|VALUE"},
@@ -65,6 +68,9 @@ std::string help_for(Common option, const FrontEnd& fe) {
              ", ids as in the file (1-based for .mtx/.gr, 0-based for .el and generated graphs); default: " +
              fe.default_source;
     case Common::RandomSources: return "K distinct sources chosen (seeded) among vertices with out-arcs";
+    case Common::SourcesFile:
+      return "source vertices from a file: one id per line, ids as in the graph file; blank lines and lines "
+             "starting with # are skipped";
     case Common::Threads:
       return std::string("CPU threads for loading and delta-stepping, 0: all cores") +
              (fe.max_thread_counts == 1 ? "" : "; a comma list measures each") + " (default " + fe.default_threads + ")";
@@ -181,6 +187,30 @@ std::vector<double> positive_list(const Given& g, const std::string& option) {
   return values;
 }
 
+// --sources FILE: one id per line (surrounding blanks allowed); blank lines
+// and lines starting with # are skipped. A bad line is refused with the file
+// and line named, like every other input of this tool.
+std::vector<std::uint64_t> read_source_file(const std::string& path) {
+  if (path.empty()) throw UsageError("--sources: empty file name");
+  std::ifstream in(path);
+  if (!in) throw UsageError("--sources: cannot open " + path);
+  std::vector<std::uint64_t> ids;
+  std::string line;
+  for (std::uint64_t number = 1; std::getline(in, line); ++number) {
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;
+    const auto last = line.find_last_not_of(" \t\r");
+    const std::string token = line.substr(first, last - first + 1);
+    try {
+      ids.push_back(parse_u64(token, "sources"));
+    } catch (const UsageError&) {
+      throw UsageError(path + ":" + std::to_string(number) + ": '" + token + "' is not a vertex id (--sources)");
+    }
+  }
+  if (ids.empty()) throw UsageError("--sources: " + path + " names no source");
+  return ids;
+}
+
 }  // namespace
 
 const char* option_name(Common option) {
@@ -192,6 +222,7 @@ const char* option_name(Common option) {
     case Common::Seed: return "seed";
     case Common::Source: return "source";
     case Common::RandomSources: return "random-sources";
+    case Common::SourcesFile: return "sources";
     case Common::Threads: return "threads";
     case Common::Runs: return "runs";
     case Common::Delta: return "delta";
@@ -216,6 +247,10 @@ po::options_description common_options_description(const FrontEnd& fe, const std
 
 po::options_description alias_options_description(const FrontEnd& fe) {
   po::options_description desc("Old option names");
+  for (const auto& [option, old_name] : fe.aliases)
+    for (const Common taken : fe.options)
+      if (old_name == option_name(taken))
+        throw std::logic_error("cli: the old name --" + old_name + " is also an option of this front end");
   for (const auto& [option, old_name] : fe.aliases)
     add_option(desc, old_name.c_str(), text_of(option), std::string("old name of --") + option_name(option));
   return desc;
@@ -277,8 +312,15 @@ CommonOptions read_common_options(const po::variables_map& vm, const FrontEnd& f
   const Given sources = get(Common::Source);
   for (const std::string& id : sources.items) o.sources.push_back(parse_u64(id, "source"));
   check_count(o.sources.size(), fe.max_sources, "source", "source");
+  if (const Given g = get(Common::SourcesFile); g.present) {
+    if (sources.present) throw UsageError("--source and --sources conflict: give one of them");
+    o.sources_file = g.text;
+    o.sources = read_source_file(g.text);
+    check_count(o.sources.size(), fe.max_sources, "source", "sources");
+  }
   if (const Given g = get(Common::RandomSources); g.present) {
     if (sources.present) throw UsageError("--source and --random-sources conflict: give one of them");
+    if (!o.sources_file.empty()) throw UsageError("--sources and --random-sources conflict: give one of them");
     o.random_sources = static_cast<std::uint32_t>(parse_u64_in(g.text, "random-sources", 1, 1u << 20));
   }
 

@@ -33,6 +33,7 @@ enum class Common {
   Seed,           // --seed S
   Source,         // --source,-s ID[,ID...]             (repeatable)
   RandomSources,  // --random-sources K
+  SourcesFile,    // --sources FILE                     (ids one per line)
   Threads,        // --threads,-t T[,T...]
   Runs,           // --runs,-r N
   Delta,          // --delta,-d auto|VALUE[,VALUE...]
@@ -87,7 +88,8 @@ struct CommonOptions {
   bool undirected = false;
   std::string weights = "file";  // checked by graph::WeightRule::parse
   std::uint64_t seed = 1;
-  std::vector<std::uint64_t> sources;  // ids as in the file
+  std::vector<std::uint64_t> sources;  // ids as in the file (from --source or --sources FILE)
+  std::string sources_file;            // --sources FILE, when given
   std::uint32_t random_sources = 0;
   std::vector<int> threads{0};  // 0: all cores
   std::uint32_t runs = 1;
@@ -106,6 +108,7 @@ po::options_description common_options_description(const FrontEnd& front_end,
                                                    const std::string& caption = "Common options");
 
 // The front end's aliases (old option names); parse with them, do not print them.
+// Throws std::logic_error when an old name is also an option the front end takes.
 po::options_description alias_options_description(const FrontEnd& front_end);
 
 // Parses argv against `all` strictly: no abbreviations ("--val" must not

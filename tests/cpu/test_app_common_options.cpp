@@ -5,6 +5,7 @@
 // Needs the CUDA build (sssp_app); runs without a GPU.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <functional>
 #include <sstream>
 #include <string>
@@ -81,6 +82,16 @@ struct OptionCase {
   std::vector<const char*> bad;  // refused by every front end that takes it
 };
 
+// A file naming one source (vertex 7), for --sources.
+const char* one_source_file() {
+  static const std::string path = [] {
+    const std::string p = ::testing::TempDir() + "common_options_sources.txt";
+    std::ofstream(p) << "# one source\n\n 7 \n";
+    return p;
+  }();
+  return path.c_str();
+}
+
 std::vector<OptionCase> cases() {
   return {
       {Common::Graph, {"--graph", "g.mtx@unit"},
@@ -96,6 +107,9 @@ std::vector<OptionCase> cases() {
        {"--seed", "-1"}},
       {Common::Source, {"--source", "3"}, [](const CommonOptions& c) { return std::to_string(c.sources.at(0)); },
        "3", {"--source", "3x"}},
+      {Common::SourcesFile, {"--sources", one_source_file()},
+       [](const CommonOptions& c) { return std::to_string(c.sources.at(0)); }, "7",
+       {"--sources", "/nonexistent/common_options_sources.txt"}},
       {Common::RandomSources, {"--random-sources", "4"},
        [](const CommonOptions& c) { return std::to_string(c.random_sources); }, "4", {"--random-sources", "0"}},
       {Common::Threads, {"--threads", "3"}, [](const CommonOptions& c) { return std::to_string(c.threads.at(0)); },

@@ -5,6 +5,8 @@
 // same results (it needs the CUDA build).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
 #include <initializer_list>
 #include <sstream>
 #include <string>
@@ -23,7 +25,7 @@ namespace {
 FrontEnd every_option() {
   FrontEnd fe;
   fe.options = {Common::Graph,   Common::Generate, Common::Undirected, Common::Weights, Common::Seed,
-                Common::Source,  Common::RandomSources, Common::Threads, Common::Runs, Common::Delta,
+                Common::Source,  Common::RandomSources, Common::SourcesFile, Common::Threads, Common::Runs, Common::Delta,
                 Common::DeltaC,  Common::Buckets, Common::Predecessors, Common::Json};
   fe.default_delta_c = "32";
   return fe;
@@ -214,6 +216,9 @@ TEST(CommonOptions, ParsingIsStrict) {
 
 TEST(CommonOptions, OldNamesStillWorkButNotTogetherWithTheNewOnes) {
   FrontEnd fe = every_option();
+  // "--sources" is sssp bench's old name of --random-sources, so a front end
+  // that keeps it cannot also take --sources FILE.
+  fe.options.erase(std::find(fe.options.begin(), fe.options.end(), Common::SourcesFile));
   fe.aliases = {{Common::RandomSources, "sources"}, {Common::Threads, "cpu-threads"}};
   const CommonOptions o = parse(fe, {"--sources", "4", "--cpu-threads", "6"});
   EXPECT_EQ(o.random_sources, 4u);
@@ -289,4 +294,38 @@ TEST(CpuBenchOptions, ItsDefaultsSweepAndLimits) {
   EXPECT_EQ(cpu_bench_rejection({"--runs", "0"}), "--runs: 0 is out of range (1 to 100000)");
   EXPECT_NE(cpu_bench_rejection({"--buckets", "4"}), "");  // a GPU option it does not take
   EXPECT_TRUE(cpu_bench_parse({"--help"}).help);
+}
+
+TEST(CommonOptions, SourcesFromAFile) {
+  const FrontEnd fe = every_option();
+  const std::string path = ::testing::TempDir() + "cli_sources.txt";
+  std::ofstream(path) << "# depots\n3\n\n  17\t\n# customers\n5\n3\n";
+  const CommonOptions o = parse(fe, {"--sources", path.c_str()});
+  EXPECT_EQ(o.sources, (std::vector<std::uint64_t>{3, 17, 5, 3}));  // in file order, repeats kept
+  EXPECT_EQ(o.sources_file, path);
+
+  const std::string bad = ::testing::TempDir() + "cli_sources_bad.txt";
+  std::ofstream(bad) << "3\n4 5\n";
+  EXPECT_EQ(rejection(fe, {"--sources", bad.c_str()}), bad + ":2: '4 5' is not a vertex id (--sources)");
+  const std::string negative = ::testing::TempDir() + "cli_sources_negative.txt";
+  std::ofstream(negative) << "# fine\n-1\n";
+  EXPECT_EQ(rejection(fe, {"--sources", negative.c_str()}), negative + ":2: '-1' is not a vertex id (--sources)");
+  const std::string empty = ::testing::TempDir() + "cli_sources_empty.txt";
+  std::ofstream(empty) << "# nothing\n\n";
+  EXPECT_EQ(rejection(fe, {"--sources", empty.c_str()}), "--sources: " + empty + " names no source");
+  EXPECT_EQ(rejection(fe, {"--sources", "/nonexistent/cli_sources.txt"}),
+            "--sources: cannot open /nonexistent/cli_sources.txt");
+  EXPECT_EQ(rejection(fe, {"--sources", path.c_str(), "--source", "1"}),
+            "--source and --sources conflict: give one of them");
+  EXPECT_EQ(rejection(fe, {"--sources", path.c_str(), "--random-sources", "2"}),
+            "--sources and --random-sources conflict: give one of them");
+  FrontEnd one = fe;
+  one.max_sources = 1;
+  EXPECT_NE(rejection(one, {"--sources", path.c_str()}), "");  // four ids where one is allowed
+}
+
+TEST(CommonOptions, AnOldNameCannotShadowAnOption) {
+  FrontEnd fe = every_option();  // takes --sources FILE
+  fe.aliases = {{Common::RandomSources, "sources"}};
+  EXPECT_THROW(cli::alias_options_description(fe), std::logic_error);
 }
