@@ -28,12 +28,11 @@
 #include <thread>
 #include <vector>
 
-#include "graph/generators.hpp"
-#include "graph/load.hpp"
 #include "graph/reference.hpp"
 #include "graph/verify.hpp"
 #include "sssp/auto_strategy.hpp"
 #include "sssp/solver.hpp"
+#include "sssp/bench/bench_graphs.hpp"
 
 namespace {
 
@@ -90,8 +89,10 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
   std::vector<std::vector<graph::distance_t<Weight>>> want;
   for (const auto s : sources) want.push_back(graph::dijkstra(g, s));
   sssp::SolverOptions opts;
-  opts.delta = graph::auto_delta(g, sssp::choose_delta_c(sssp::measure_shape(g, sources.front())).c);
-  const sssp::Strategy strategy = sssp::choose_strategy(g, sources.front()).strategy;
+  // The auto strategy and delta, from one measurement of the graph's shape.
+  const sssp::StrategyChoice choice = sssp::choose_strategy(g, sources.front());
+  opts.delta = graph::auto_delta(g, sssp::choose_delta_c(choice.shape).c);
+  const sssp::Strategy strategy = choice.strategy;
   std::cout << "\n## " << name << ": " << g.num_vertices << " vertices, " << g.num_arcs() << " arcs, "
             << sources.size() << " sources, " << sssp::to_string(strategy) << ", delta " << opts.delta << "\n\n"
             << "| mode | solvers | batch wall ms | sum of solve ms | per source ms | vs sequential | exact |\n"
@@ -176,20 +177,8 @@ int main(int argc, char** argv) {
       return 2;
     }
     std::cout << "# concurrent_sources_bench on " << sssp::gpu_description() << "\n";
-    for (const auto& spec : a.graphs) {
-      if (spec.rfind("gen:", 0) == 0) {
-        const auto g = graph::generate(graph::GeneratorSpec::parse(spec.substr(4)),
-                                       graph::WeightRule::parse("random:1:1000", a.seed), a.seed);
-        bench(spec.substr(4), g, a);
-        continue;
-      }
-      graph::LoadOptions lo;
-      lo.weights = graph::WeightRule::parse("file", a.seed);
-      lo.progress = false;
-      const auto g = graph::load_graph(spec, lo);
-      const std::string name = spec.substr(spec.find_last_of('/') + 1);
-      std::visit([&](const auto& csr) { bench(name, csr, a); }, g);
-    }
+    sssp_bench::for_each_bench_graph(a.graphs, a.seed,
+                                     [&](const std::string& name, const auto& csr) { bench(name, csr, a); });
   } catch (const std::exception& e) {
     std::cerr << e.what() << "\n";
     return 1;

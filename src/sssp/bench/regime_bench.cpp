@@ -25,13 +25,12 @@
 #include <vector>
 
 #include "graph/error.hpp"
-#include "graph/generators.hpp"
-#include "graph/load.hpp"
 #include "graph/metrics.hpp"
 #include "graph/reference.hpp"
 #include "graph/verify.hpp"
 #include "sssp/auto_strategy.hpp"
 #include "sssp/solver.hpp"
+#include "sssp/bench/bench_graphs.hpp"
 
 namespace {
 
@@ -186,20 +185,8 @@ int main(int argc, char** argv) {
       return 2;
     }
     std::cout << "# regime_bench on " << sssp::gpu_description() << "\n";
-    for (const auto& spec : a.graphs) {
-      if (spec.rfind("gen:", 0) == 0) {
-        const auto g = graph::generate(graph::GeneratorSpec::parse(spec.substr(4)),
-                                       graph::WeightRule::parse("random:1:1000", a.seed), a.seed);
-        bench(spec.substr(4), g, a);
-        continue;
-      }
-      graph::LoadOptions lo;
-      lo.weights = graph::WeightRule::parse("file", a.seed);
-      lo.progress = false;
-      const auto g = graph::load_graph(spec, lo);
-      const std::string name = spec.substr(spec.find_last_of('/') + 1);
-      std::visit([&](const auto& csr) { bench(name, csr, a); }, g);
-    }
+    sssp_bench::for_each_bench_graph(a.graphs, a.seed,
+                                     [&](const std::string& name, const auto& csr) { bench(name, csr, a); });
   } catch (const std::exception& e) {
     std::cerr << e.what() << "\n";
     return 1;
