@@ -316,37 +316,55 @@ __device__ __forceinline__ void narrow_loop(const EngineContext<typename Policy:
     for (std::uint32_t i = threadIdx.x; i < count; i += kSmallBlock) sh.queue[p][i] = __ldcg(L.queue[p] + i);
   }
   __syncthreads();
-  for (;;) {
-    // Every exit below is block-uniform: the state is read after a barrier.
-    if (L.done || L.paused) break;
-    const std::uint32_t p = L.parity;
-    if (L.split_active) {
-      if constexpr (Policy::kHasSplits) {
-        if (Policy::split_items(*st) > kSmallSplit) break;  // the multi-block split takes it
-        Policy::split(ctx, *st, st, threadIdx.x, kSmallBlock,
-                      SharedQueueAppender{sh.queue[p], &L.count[p], &L.overflow});
-        __syncthreads();
-        if (threadIdx.x == 0) end_split<Policy>(st);
-        __syncthreads();
-        continue;
+  // A round whose output is a non-empty frontier the block can take (the
+  // common case) changes nothing the next round reads from the state but the
+  // parity and the count, which every thread knows already: the threads go on
+  // with those in registers while thread 0 updates the state, without the
+  // barrier after it (the next round's first barrier orders its writes before
+  // anything reads or appends to them).
+  std::uint32_t p = 0, count = 0;
+  for (bool reload = true;; ) {
+    if (reload) {
+      // Every exit below is block-uniform: the state is read after a barrier.
+      if (L.done || L.paused) break;
+      p = L.parity;
+      if (L.split_active) {
+        if constexpr (Policy::kHasSplits) {
+          if (Policy::split_items(*st) > kSmallSplit) break;  // the multi-block split takes it
+          Policy::split(ctx, *st, st, threadIdx.x, kSmallBlock,
+                        SharedQueueAppender{sh.queue[p], &L.count[p], &L.overflow});
+          __syncthreads();
+          if (threadIdx.x == 0) end_split<Policy>(st);
+          __syncthreads();
+          continue;
+        }
       }
+      count = L.count[p];
     }
-    const std::uint32_t count = L.count[p];
     if (count > kNarrowTile) break;
     const auto sink = Policy::sink(ctx, *st, st, SharedQueueAppender{sh.queue[p ^ 1], &L.count[p ^ 1], &L.overflow});
     if (!narrow_relax<Codec>(ctx.graph, ctx.labels, sh.queue[p], count, ctx.narrow_max_arcs, ctx.track_pred, sink,
                              sh, &L.relaxations))
       break;
     __syncthreads();
+    const std::uint32_t next = volatile_load(&L.count[p ^ 1]);
+    const bool fast = next > 0 && next <= kNarrowTile && !volatile_load(&L.overflow);
     if (threadIdx.x == 0) {
       if (count > 0) ++L.narrow_rounds;
-      end_round<Policy>(st, p, count);
+      end_round<Policy>(st, p, count);  // with `fast`, it changes only what the next round does not read
     }
-    __syncthreads();
+    if (fast) {
+      p ^= 1;
+      count = next;
+      reload = false;
+    } else {
+      __syncthreads();
+      reload = true;
+    }
   }
   // The frontier back to global memory, de-duplicated with a stamp no round
   // has used; the next round's output takes a newer one.
-  const std::uint32_t p = L.parity;
+  p = L.parity;
   const std::uint32_t stamp = L.stamp_seq + 1;
   const std::uint32_t kept = copy_out_queue(sh.queue[p], L.count[p], L.queue[p], ctx.stamps_out, stamp);
   if (threadIdx.x == 0) {

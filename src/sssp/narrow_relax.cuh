@@ -31,8 +31,6 @@
 // anything is written, and the round is left to the wide regime.
 #pragma once
 
-#include <cub/block/block_scan.cuh>
-
 #include <cstdint>
 
 #include "sssp/cuda_check.cuh"
@@ -69,8 +67,7 @@ struct SharedQueueAppender {
 // The narrow loop's shared memory (dynamic: past the 48 KB static limit).
 template <class Codec>
 struct NarrowShared {
-  using Scan = cub::BlockScan<std::uint32_t, kSmallBlock>;
-  typename Scan::TempStorage scan;
+  std::uint64_t warp_sum[kSmallBlock / 32];  // the degree scan's per-warp totals
   std::uint64_t arc_base[kNarrowTile];  // first arc of the entry minus its rank in the round's arcs
   typename Codec::Dist dist[kNarrowTile];
   std::uint32_t vertex[kNarrowTile];
@@ -86,11 +83,29 @@ void allow_narrow_shared(Kernel kernel) {
                                        static_cast<int>(sizeof(NarrowShared<Codec>))));
 }
 
+// Inclusive sum over the warp's lanes.
+__device__ __forceinline__ std::uint64_t warp_inclusive_sum(std::uint64_t x, unsigned lane) {
+#pragma unroll
+  for (unsigned d = 1; d < 32; d *= 2) {
+    const std::uint64_t y = __shfl_up_sync(0xFFFFFFFFu, x, d);
+    if (lane >= d) x += y;
+  }
+  return x;
+}
+
 // Relaxes frontier[0 .. count) (count <= kNarrowTile) when its arcs number at
 // most max_arcs (<= kNarrowMaxArcs); returns false, having written nothing,
 // otherwise. All threads of the block call it; the result is block-uniform.
 // Improved vertices go to sink.improved(v, nd). The caller synchronises the
 // block before it reads what the sink appended.
+//
+// A round of a road network has a hundred or so entries and a few hundred
+// arcs, so most of the block's 32 warps have nothing to do, and the round's
+// cost is the instructions every warp issues (the SM issues for all of them)
+// as much as its memory latency. Entries and arcs are therefore striped over
+// the threads (entry j on thread j mod kSmallBlock), so the work sits in the
+// first warps, and a warp without work skips each step's body: it only takes
+// part in the barriers and the second level of the scan.
 template <class Codec, class Sink>
 __device__ bool narrow_relax(const GraphView<typename Codec::Weight>& g, label_t* labels,
                              const std::uint32_t* frontier, std::uint32_t count, std::uint32_t max_arcs,
@@ -98,54 +113,76 @@ __device__ bool narrow_relax(const GraphView<typename Codec::Weight>& g, label_t
                              unsigned long long* arcs_examined) {
   using Dist = typename Codec::Dist;
   using Weight = typename Codec::Weight;
-  constexpr int kItems = kNarrowItemsPerThread;
-  // Step 1: label and offsets of this thread's entries (blocked: entries
-  // threadIdx.x * kItems + i), all loads in flight together.
-  std::uint32_t u[kItems], degree[kItems];
-  label_t label[kItems];
-  std::uint64_t first[kItems], end[kItems];
+  static_assert(kNarrowItemsPerThread == 2, "the degree scan packs a thread's two entries into one word");
+  const unsigned tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+  constexpr unsigned kWarps = kSmallBlock / 32;
+  // Warps holding an entry: entry j sits on thread j % kSmallBlock.
+  const unsigned busy_warps = count >= kSmallBlock ? kWarps : (count + 31) / 32;
+  // Step 1: label and offsets of this thread's entries, all loads in flight
+  // together, then the degrees' scan: entry tid's degree in the low word,
+  // entry tid + kSmallBlock's in the high word (each half's block total is
+  // at most kSmallBlock * (kNarrowMaxArcs + 1) < 2^32: no carry between them).
+  std::uint32_t u[2] = {kNoItem, kNoItem}, degree[2] = {0, 0};
+  label_t label[2];
+  std::uint64_t first[2], end[2], rank = 0;
+  if (warp < busy_warps) {
 #pragma unroll
-  for (int i = 0; i < kItems; ++i) {
-    const std::uint32_t j = threadIdx.x * kItems + i;
-    u[i] = j < count ? frontier[j] : kNoItem;
-    if (u[i] != kNoItem) {
-      label[i] = load_label(labels + u[i]);
-      first[i] = __ldg(g.offsets + u[i]);
-      end[i] = __ldg(g.offsets + u[i] + 1);
+    for (int i = 0; i < 2; ++i) {
+      const std::uint32_t j = tid + i * kSmallBlock;
+      if (j < count) {
+        u[i] = frontier[j];
+        if (u[i] != kNoItem) {
+          label[i] = load_label(labels + u[i]);
+          first[i] = __ldg(g.offsets + u[i]);
+          end[i] = __ldg(g.offsets + u[i] + 1);
+        }
+      }
     }
-  }
 #pragma unroll
-  for (int i = 0; i < kItems; ++i) {
-    degree[i] = 0;
-    if (u[i] != kNoItem && !Codec::is_inf(Codec::dist(label[i]))) {
-      const std::uint64_t d = end[i] - first[i];
-      degree[i] = d > kNarrowMaxArcs ? kNarrowMaxArcs + 1 : static_cast<std::uint32_t>(d);
+    for (int i = 0; i < 2; ++i) {
+      if (u[i] != kNoItem && !Codec::is_inf(Codec::dist(label[i]))) {
+        const std::uint64_t d = end[i] - first[i];
+        degree[i] = d > kNarrowMaxArcs ? kNarrowMaxArcs + 1 : static_cast<std::uint32_t>(d);
+      }
     }
-  }
-  std::uint32_t rank[kItems], total = 0;
-  typename NarrowShared<Codec>::Scan(sh.scan).ExclusiveSum(degree, rank, total);
-  if (total > max_arcs) {
-    __syncthreads();  // the scan storage is reused by the caller's next use
-    return false;
-  }
-  // Step 2: the owner map, then each thread's arcs.
-#pragma unroll
-  for (int i = 0; i < kItems; ++i) {
-    if (degree[i] == 0) continue;
-    const std::uint32_t j = threadIdx.x * kItems + i;
-    sh.arc_base[j] = first[i] - rank[i];
-    sh.dist[j] = Codec::dist(label[i]);
-    sh.vertex[j] = u[i];
-    for (std::uint32_t k = 0; k < degree[i]; ++k) sh.owner[rank[i] + k] = static_cast<std::uint16_t>(j);
+    const std::uint64_t packed = degree[0] | (static_cast<std::uint64_t>(degree[1]) << 32);
+    rank = warp_inclusive_sum(packed, lane);
+    if (lane == 31) sh.warp_sum[warp] = rank;
+    rank -= packed;
   }
   __syncthreads();
-  for (std::uint32_t base = 0; base < total; base += kNarrowArcBatch * kSmallBlock) {
+  const std::uint64_t sums = warp_inclusive_sum(lane < busy_warps ? sh.warp_sum[lane] : 0, lane);
+  const std::uint64_t block_sum = __shfl_sync(0xFFFFFFFFu, sums, 31);
+  const std::uint64_t before = __shfl_sync(0xFFFFFFFFu, sums, warp > 0 ? warp - 1 : 0);
+  const std::uint32_t total0 = static_cast<std::uint32_t>(block_sum);
+  const std::uint32_t total = total0 + static_cast<std::uint32_t>(block_sum >> 32);
+  if (total > max_arcs) {
+    __syncthreads();  // warp_sum is rewritten by the caller's next round
+    return false;
+  }
+  // Step 2: the owner map, then each thread's arcs (arc k on thread k %
+  // kSmallBlock, up to kNarrowArcBatch of them loaded before any is used).
+  if (warp < busy_warps) {
+    if (warp > 0) rank += before;
+    const std::uint32_t r[2] = {static_cast<std::uint32_t>(rank), total0 + static_cast<std::uint32_t>(rank >> 32)};
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+      if (degree[i] == 0) continue;
+      const std::uint32_t j = tid + i * kSmallBlock;
+      sh.arc_base[j] = first[i] - r[i];
+      sh.dist[j] = Codec::dist(label[i]);
+      sh.vertex[j] = u[i];
+      for (std::uint32_t k = 0; k < degree[i]; ++k) sh.owner[r[i] + k] = static_cast<std::uint16_t>(j);
+    }
+  }
+  __syncthreads();
+  for (std::uint32_t base = 0; base + tid < total; base += kNarrowArcBatch * kSmallBlock) {
     std::uint32_t v[kNarrowArcBatch], src[kNarrowArcBatch];
     Weight w[kNarrowArcBatch];
     Dist du[kNarrowArcBatch];
 #pragma unroll
     for (int i = 0; i < kNarrowArcBatch; ++i) {
-      const std::uint32_t k = base + i * kSmallBlock + threadIdx.x;
+      const std::uint32_t k = base + i * kSmallBlock + tid;
       v[i] = kNoItem;
       if (k < total) {
         const std::uint32_t j = sh.owner[k];
@@ -156,7 +193,7 @@ __device__ bool narrow_relax(const GraphView<typename Codec::Weight>& g, label_t
         src[i] = sh.vertex[j];
       }
     }
-    // Step 3: every atomic before any result is used.
+    // Step 3: the atomics, then their results.
     if (track_pred) {
 #pragma unroll
       for (int i = 0; i < kNarrowArcBatch; ++i) {
@@ -177,7 +214,7 @@ __device__ bool narrow_relax(const GraphView<typename Codec::Weight>& g, label_t
         if (want[i] != Codec::no_label() && Codec::lowers(want[i], old[i])) sink.improved(v[i], Codec::dist(want[i]));
     }
   }
-  if (threadIdx.x == 0) *arcs_examined += total;  // the caller's block owns this counter
+  if (tid == 0) *arcs_examined += total;  // the caller's block owns this counter
   return true;
 }
 
