@@ -24,6 +24,25 @@ std::vector<distance_t<Weight>> dijkstra(const Csr<Weight>& g, vertex_id source,
                                          std::vector<vertex_id>* pred = nullptr,
                                          CpuSolveStats* stats = nullptr);
 
+// Many sources at once on the CPU: the sources are shared out over OpenMP
+// threads, one source per thread at a time (dynamic schedule), and each
+// thread runs the sequential Dijkstra above with its own heap and distance
+// row. Row i of the K x n result is source i's distances (sources may repeat;
+// each row is computed). threads == 0: all cores; never more threads than
+// sources (batch_threads). stats (optional) receives one entry per source.
+// Throws std::invalid_argument, before any work, on a source that is not a
+// vertex. Why not parallel delta-stepping per source: a batch has a source
+// per core, so independent sequential solves use every core without a
+// barrier, and Dijkstra does the least work of all.
+template <class Weight>
+std::vector<std::vector<distance_t<Weight>>> dijkstra_batch(const Csr<Weight>& g,
+                                                            const std::vector<vertex_id>& sources, int threads = 0,
+                                                            std::vector<CpuSolveStats>* stats = nullptr);
+
+// The threads dijkstra_batch uses for `sources` sources: `threads` (0: all
+// cores), at most one per source, at least 1.
+int batch_threads(std::size_t sources, int threads);
+
 // Parallel (OpenMP) delta-stepping (Meyer and Sanders 2003). delta > 0.
 // threads == 0: all cores. Results equal Dijkstra's exactly for integer weights.
 template <class Weight>
