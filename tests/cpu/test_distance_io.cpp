@@ -52,6 +52,53 @@ class DistanceIo : public ::testing::Test {
   std::filesystem::path dir_;
 };
 
+TEST_F(DistanceIo, TableOfSeveralSourcesNamesThemAndWritesOneLinePerVertex) {
+  const std::uint64_t inf = 99;
+  const std::vector<std::vector<std::uint64_t>> rows{{0, 4, inf}, {7, 0, 2}};
+  const auto path = (dir_ / "table.dist").string();
+  write_distance_table(path, {1, 2}, rows, inf, 1);
+  EXPECT_EQ(read_text(path), "# id d(1) d(2)\n1 0 7\n2 4 0\n3 -1 2\n");
+  const std::vector<std::vector<float>> floats{{0.5f, std::numeric_limits<float>::infinity()}};
+  write_distance_table(path, {0}, floats, std::numeric_limits<float>::infinity(), 0);
+  EXPECT_EQ(read_text(path), "# id d(0)\n0 0.5\n1 -1\n");
+  EXPECT_THROW(write_distance_table(path, {1}, rows, inf, 1), std::invalid_argument);
+  const std::vector<std::vector<std::uint64_t>> ragged{{0, 1}, {0}};
+  EXPECT_THROW(write_distance_table(path, {1, 2}, ragged, inf, 1), std::invalid_argument);
+}
+
+TEST_F(DistanceIo, SourcesByTargetsOneLinePerPair) {
+  const std::uint64_t inf = 99;
+  const std::vector<std::vector<std::uint64_t>> d{{3, inf}, {0, 5}};
+  const auto path = (dir_ / "pairs.dist").string();
+  write_target_distances(path, {4, 9}, {9, 1}, d, inf);
+  EXPECT_EQ(read_text(path), "# source target distance\n4 9 3\n4 1 -1\n9 9 0\n9 1 5\n");
+  EXPECT_THROW(write_target_distances(path, {4, 9}, {9}, d, inf), std::invalid_argument);
+}
+
+TEST_F(DistanceIo, LongTablesCrossTheWriteBlockIntact) {
+  // Past the 1 MiB block the writer flushes at: every line must survive whole.
+  const std::size_t n = 200000;
+  std::vector<std::vector<std::uint64_t>> rows(3, std::vector<std::uint64_t>(n));
+  for (std::size_t k = 0; k < 3; ++k)
+    for (std::size_t v = 0; v < n; ++v) rows[k][v] = 1000000007ull * (k + 1) + v;
+  const auto path = (dir_ / "long.dist").string();
+  write_distance_table(path, {5, 6, 7}, rows, std::uint64_t{0}, 0);
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "# id d(5) d(6) d(7)");
+  std::size_t v = 0;
+  for (; std::getline(in, line); ++v) {
+    std::istringstream fields(line);
+    std::uint64_t id = 0, a = 0, b = 0, c = 0;
+    ASSERT_TRUE(fields >> id >> a >> b >> c) << "line " << v + 2 << ": " << line;
+    ASSERT_EQ(id, v);
+    ASSERT_EQ(a, rows[0][v]);
+    ASSERT_EQ(c, rows[2][v]);
+  }
+  EXPECT_EQ(v, n);
+}
+
 }  // namespace
 
 TEST_F(DistanceIo, IntegerRoundTripWithUnreachable) {

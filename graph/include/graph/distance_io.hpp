@@ -1,6 +1,7 @@
 // Distance files: one line per vertex, "id distance", ids as in the input
 // file (id_base added), -1 for unreachable; the format of the reference .dist
-// files that come with the real test graphs.
+// files that come with the real test graphs. Several sources write a table in
+// the same conventions (write_distance_table, write_target_distances).
 #pragma once
 
 #include <cstdint>
@@ -19,5 +20,26 @@ std::vector<double> read_distances(const std::string& path, std::uint32_t id_bas
 template <class Dist>
 void write_distances(const std::string& path, const std::vector<Dist>& dist, Dist infinity,
                      std::uint32_t id_base = 1);
+
+// Several sources: a comment line naming them, "# id d(S1) d(S2) ...", then
+// one line per vertex, "id d1 d2 ...", in source order; -1 for unreachable.
+// rows[i] holds source i's distances (every row as long as the first).
+// source_ids are as the user sees them; vertex ids get id_base added.
+// Atomic like write_distances. Throws std::invalid_argument when the rows
+// and source_ids disagree in number or length.
+template <class Dist>
+void write_distance_table(const std::string& path, const std::vector<std::uint64_t>& source_ids,
+                          const std::vector<std::vector<Dist>>& rows, Dist infinity, std::uint32_t id_base = 1);
+
+// Distances from some sources to some targets: a comment line
+// "# source target distance", then one "S T d" line per pair, sources in
+// order and, for each, the targets in order; -1 for unreachable.
+// distances[i][j] is source i's distance to target j; ids as the user sees
+// them. Atomic like write_distances. Throws std::invalid_argument when the
+// sizes disagree.
+template <class Dist>
+void write_target_distances(const std::string& path, const std::vector<std::uint64_t>& source_ids,
+                            const std::vector<std::uint64_t>& target_ids,
+                            const std::vector<std::vector<Dist>>& distances, Dist infinity);
 
 }  // namespace graph

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -104,34 +105,124 @@ std::vector<double> read_distances(const std::string& path, std::uint32_t id_bas
   return dist;
 }
 
-template <class Dist>
-void write_distances(const std::string& path, const std::vector<Dist>& dist, Dist infinity, std::uint32_t id_base) {
-  detail::AtomicFile out(path);
-  // Integers as integers; floats in the shortest form that reads back to the
-  // same value (std::to_chars' guarantee, never more than max_digits10 digits).
-  constexpr std::size_t kMaxLine = 24 + 1 + 32 + 1;
-  constexpr std::size_t kBlockBytes = std::size_t{1} << 20;
-  std::string buffer(kBlockBytes + kMaxLine, '\0');
-  std::size_t used = 0;
-  for (std::size_t v = 0; v < dist.size(); ++v) {
-    char* p = buffer.data() + used;
-    char* const end = buffer.data() + buffer.size();
-    p = std::to_chars(p, end, static_cast<std::uint64_t>(v) + id_base).ptr;
-    *p++ = ' ';
-    if (dist[v] == infinity) {
-      *p++ = '-';
-      *p++ = '1';
+namespace {
+
+// Formatted lines gathered in 1 MiB blocks before they go to the file.
+// Integers as integers; floats in the shortest form that reads back to the
+// same value (std::to_chars' guarantee, never more than max_digits10 digits);
+// the infinity of the distance type as -1.
+class LineWriter {
+ public:
+  explicit LineWriter(const std::string& path) : out_(path), buffer_(kBlockBytes + kMaxItem, '\0') {}
+
+  void text(const std::string& s) {
+    for (const char c : s) put(c);
+  }
+  void id(std::uint64_t v) {
+    room();
+    used_ = static_cast<std::size_t>(std::to_chars(at(), end(), v).ptr - buffer_.data());
+  }
+  template <class Dist>
+  void distance(Dist d, Dist infinity) {
+    room();
+    if (d == infinity) {
+      put('-');
+      put('1');
     } else {
-      p = std::to_chars(p, end, dist[v]).ptr;
-    }
-    *p++ = '\n';
-    used = static_cast<std::size_t>(p - buffer.data());
-    if (used >= kBlockBytes) {
-      out.write(buffer.data(), used);
-      used = 0;
+      used_ = static_cast<std::size_t>(std::to_chars(at(), end(), d).ptr - buffer_.data());
     }
   }
-  out.write(buffer.data(), used);
+  void put(char c) {
+    room();
+    buffer_[used_++] = c;
+  }
+  void commit() {
+    out_.write(buffer_.data(), used_);
+    out_.commit();
+  }
+
+ private:
+  static constexpr std::size_t kBlockBytes = std::size_t{1} << 20;
+  static constexpr std::size_t kMaxItem = 40;  // one id, distance or character, with room to spare
+  char* at() { return buffer_.data() + used_; }
+  char* end() { return buffer_.data() + buffer_.size(); }
+  // Flushes a full block, so the next item always fits.
+  void room() {
+    if (used_ < kBlockBytes) return;
+    out_.write(buffer_.data(), used_);
+    used_ = 0;
+  }
+
+  detail::AtomicFile out_;
+  std::string buffer_;
+  std::size_t used_ = 0;
+};
+
+}  // namespace
+
+template <class Dist>
+void write_distances(const std::string& path, const std::vector<Dist>& dist, Dist infinity, std::uint32_t id_base) {
+  LineWriter out(path);
+  for (std::size_t v = 0; v < dist.size(); ++v) {
+    out.id(static_cast<std::uint64_t>(v) + id_base);
+    out.put(' ');
+    out.distance(dist[v], infinity);
+    out.put('\n');
+  }
+  out.commit();
+}
+
+template <class Dist>
+void write_distance_table(const std::string& path, const std::vector<std::uint64_t>& source_ids,
+                          const std::vector<std::vector<Dist>>& rows, Dist infinity, std::uint32_t id_base) {
+  if (rows.size() != source_ids.size())
+    throw std::invalid_argument("write_distance_table: " + std::to_string(rows.size()) + " rows for " +
+                                std::to_string(source_ids.size()) + " sources");
+  const std::size_t n = rows.empty() ? 0 : rows.front().size();
+  for (const auto& row : rows)
+    if (row.size() != n) throw std::invalid_argument("write_distance_table: rows of different lengths");
+  LineWriter out(path);
+  out.text("# id");
+  for (const std::uint64_t s : source_ids) {
+    out.text(" d(");
+    out.id(s);
+    out.put(')');
+  }
+  out.put('\n');
+  for (std::size_t v = 0; v < n; ++v) {
+    out.id(static_cast<std::uint64_t>(v) + id_base);
+    for (const auto& row : rows) {
+      out.put(' ');
+      out.distance(row[v], infinity);
+    }
+    out.put('\n');
+  }
+  out.commit();
+}
+
+template <class Dist>
+void write_target_distances(const std::string& path, const std::vector<std::uint64_t>& source_ids,
+                            const std::vector<std::uint64_t>& target_ids,
+                            const std::vector<std::vector<Dist>>& distances, Dist infinity) {
+  if (distances.size() != source_ids.size())
+    throw std::invalid_argument("write_target_distances: " + std::to_string(distances.size()) + " rows for " +
+                                std::to_string(source_ids.size()) + " sources");
+  for (const auto& row : distances)
+    if (row.size() != target_ids.size())
+      throw std::invalid_argument("write_target_distances: a row of " + std::to_string(row.size()) + " for " +
+                                  std::to_string(target_ids.size()) + " targets");
+  LineWriter out(path);
+  out.text("# source target distance\n");
+  for (std::size_t i = 0; i < source_ids.size(); ++i) {
+    for (std::size_t j = 0; j < target_ids.size(); ++j) {
+      out.id(source_ids[i]);
+      out.put(' ');
+      out.id(target_ids[j]);
+      out.put(' ');
+      out.distance(distances[i][j], infinity);
+      out.put('\n');
+    }
+  }
   out.commit();
 }
 
@@ -139,5 +230,21 @@ template void write_distances(const std::string&, const std::vector<std::uint64_
 template void write_distances(const std::string&, const std::vector<std::uint32_t>&, std::uint32_t, std::uint32_t);
 template void write_distances(const std::string&, const std::vector<float>&, float, std::uint32_t);
 template void write_distances(const std::string&, const std::vector<double>&, double, std::uint32_t);
+template void write_distance_table(const std::string&, const std::vector<std::uint64_t>&,
+                                   const std::vector<std::vector<std::uint64_t>>&, std::uint64_t, std::uint32_t);
+template void write_target_distances(const std::string&, const std::vector<std::uint64_t>&,
+                                     const std::vector<std::uint64_t>&, const std::vector<std::vector<std::uint64_t>>&, std::uint64_t);
+template void write_distance_table(const std::string&, const std::vector<std::uint64_t>&,
+                                   const std::vector<std::vector<std::uint32_t>>&, std::uint32_t, std::uint32_t);
+template void write_target_distances(const std::string&, const std::vector<std::uint64_t>&,
+                                     const std::vector<std::uint64_t>&, const std::vector<std::vector<std::uint32_t>>&, std::uint32_t);
+template void write_distance_table(const std::string&, const std::vector<std::uint64_t>&,
+                                   const std::vector<std::vector<float>>&, float, std::uint32_t);
+template void write_target_distances(const std::string&, const std::vector<std::uint64_t>&,
+                                     const std::vector<std::uint64_t>&, const std::vector<std::vector<float>>&, float);
+template void write_distance_table(const std::string&, const std::vector<std::uint64_t>&,
+                                   const std::vector<std::vector<double>>&, double, std::uint32_t);
+template void write_target_distances(const std::string&, const std::vector<std::uint64_t>&,
+                                     const std::vector<std::uint64_t>&, const std::vector<std::vector<double>>&, double);
 
 }  // namespace graph
