@@ -16,6 +16,8 @@
 #include <variant>
 
 #include "app/auto_choice.hpp"
+#include "app/batch.hpp"
+#include "app/distance_output.hpp"
 #include "app/harness.hpp"
 #include "app/json_report.hpp"
 #include "app/options.hpp"
@@ -68,6 +70,27 @@ sssp::Strategy to_gpu_strategy(Algorithm a) {
     default: break;
   }
   throw std::logic_error(std::string("not a GPU strategy: ") + to_string(a));
+}
+
+// A GPU result in the harness's terms. The narrow / wide split only where it
+// adds up: an engine that does not count it leaves both at 0.
+template <class Weight>
+SolveOutcome<Weight> gpu_outcome(sssp::SolveResult<Weight>&& r, Algorithm a, double delta) {
+  SolveOutcome<Weight> outcome;
+  outcome.distances = std::move(r.distances);
+  outcome.predecessors = std::move(r.predecessors);
+  outcome.solve_ms = r.solve_ms;
+  outcome.relaxations = r.relaxations;
+  outcome.rounds = r.iterations;
+  if (r.rounds_narrow + r.rounds_wide == r.iterations) {
+    outcome.rounds_narrow = r.rounds_narrow;
+    outcome.rounds_wide = r.rounds_wide;
+  }
+  if (a != Algorithm::BellmanFord) {
+    outcome.buckets_processed = r.buckets_processed;
+    outcome.delta = r.delta > 0 ? r.delta : delta;
+  }
+  return outcome;
 }
 
 // An output file's directory must exist before the run starts: a typo in a
@@ -171,10 +194,21 @@ class Runner {
   int run();
 
  private:
+  using ReferenceCache = std::map<graph::vertex_id, std::vector<Dist>>;
+
   SolveFunction<Weight> make_solver(Algorithm a, graph::vertex_id source, double delta,
                                     sssp::GpuSolver<Weight>* gpu) const;
+  BatchSolveFunction<Weight> make_batch_solver(Algorithm a, double delta, sssp::GpuSolver<Weight>* gpu) const;
+  // Every batched strategy of the plan over all sources, plan_.size at a time.
+  void run_batches(double delta, sssp::GpuSolver<Weight>* gpu, ReferenceCache& cache, bool keep_references);
+  // Dijkstra's distances for `sources` (from the cache where kept), computed
+  // one source per thread.
+  std::vector<std::vector<Dist>> references(const std::vector<graph::vertex_id>& sources, ReferenceCache& cache,
+                                            bool keep);
   void validate(Algorithm a, graph::vertex_id source, const SolveOutcome<Weight>& outcome,
                 const std::vector<Dist>& reference, RunRecord& record);
+  // Hands a solved source's distances to --output and --path-to.
+  void keep_distances(std::size_t source_index, std::vector<Dist>&& distances, const std::string& strategy);
   std::optional<PathInfo> path_info(std::optional<graph::vertex_id> target);
   void write_outputs();
 
@@ -187,6 +221,8 @@ class Runner {
 
   RunSummary run_;
   std::vector<graph::vertex_id> sources_;
+  BatchPlan plan_;
+  std::optional<DistanceOutput<Weight>> output_;  // --output, once the sources are known
   std::vector<Dist> first_distances_;             // first source, first strategy, first delta
   std::vector<graph::vertex_id> path_predecessors_;  // first source, first strategy that gives a tree
   std::string path_predecessors_from_;
@@ -198,26 +234,7 @@ SolveFunction<Weight> Runner<Weight>::make_solver(Algorithm a, graph::vertex_id 
                                                   sssp::GpuSolver<Weight>* gpu) const {
   if (runs_on_gpu(a)) {
     const sssp::Strategy strategy = to_gpu_strategy(a);
-    return [gpu, source, strategy, a, delta]() {
-      sssp::SolveResult<Weight> r = gpu->solve(source, strategy, delta);
-      SolveOutcome<Weight> outcome;
-      outcome.distances = std::move(r.distances);
-      outcome.predecessors = std::move(r.predecessors);
-      outcome.solve_ms = r.solve_ms;
-      outcome.relaxations = r.relaxations;
-      outcome.rounds = r.iterations;
-      // The narrow / wide split only where it adds up: an engine that does
-      // not count it leaves both at 0.
-      if (r.rounds_narrow + r.rounds_wide == r.iterations) {
-        outcome.rounds_narrow = r.rounds_narrow;
-        outcome.rounds_wide = r.rounds_wide;
-      }
-      if (a != Algorithm::BellmanFord) {
-        outcome.buckets_processed = r.buckets_processed;
-        outcome.delta = r.delta > 0 ? r.delta : delta;
-      }
-      return outcome;
-    };
+    return [gpu, source, strategy, a, delta]() { return gpu_outcome(gpu->solve(source, strategy, delta), a, delta); };
   }
   if (a == Algorithm::DeltaStepping) {
     const int threads = o_.threads;
@@ -246,6 +263,135 @@ SolveFunction<Weight> Runner<Weight>::make_solver(Algorithm a, graph::vertex_id 
     outcome.relaxations = stats.relaxations;
     return outcome;
   };
+}
+
+template <class Weight>
+BatchSolveFunction<Weight> Runner<Weight>::make_batch_solver(Algorithm a, double delta,
+                                                             sssp::GpuSolver<Weight>* gpu) const {
+  if (runs_on_gpu(a)) {
+    const sssp::Strategy strategy = to_gpu_strategy(a);
+    return [gpu, strategy, a, delta](const std::vector<graph::vertex_id>& sources) {
+      sssp::BatchSolveResult<Weight> r = gpu->solve_batch(sources, strategy, delta);
+      BatchOutcome<Weight> outcome;
+      outcome.solve_ms = r.solve_ms;
+      outcome.sources_per_launch = r.sources_per_launch;
+      outcome.finished_alone = r.finished_alone;
+      for (sssp::SolveResult<Weight>& one : r.per_source) outcome.per_source.push_back(gpu_outcome(std::move(one), a, delta));
+      return outcome;
+    };
+  }
+  // Dijkstra and delta-stepping on the cpu device: the batched Dijkstra.
+  const int threads = o_.threads;
+  const graph::Csr<Weight>& g = g_;
+  return [&g, threads](const std::vector<graph::vertex_id>& sources) {
+    std::vector<graph::CpuSolveStats> stats;
+    BatchOutcome<Weight> outcome;
+    const auto start = Clock::now();
+    std::vector<std::vector<Dist>> rows = graph::dijkstra_batch(g, sources, threads, &stats);
+    outcome.solve_ms = ms_since(start);
+    outcome.per_source.resize(sources.size());
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      outcome.per_source[i].distances = std::move(rows[i]);
+      outcome.per_source[i].relaxations = stats[i].relaxations;
+    }
+    return outcome;
+  };
+}
+
+template <class Weight>
+std::vector<std::vector<typename Runner<Weight>::Dist>> Runner<Weight>::references(
+    const std::vector<graph::vertex_id>& sources, ReferenceCache& cache, bool keep) {
+  std::vector<graph::vertex_id> missing;
+  for (const graph::vertex_id s : sources)
+    if (cache.find(s) == cache.end() && std::find(missing.begin(), missing.end(), s) == missing.end())
+      missing.push_back(s);
+  std::vector<std::vector<Dist>> computed = graph::dijkstra_batch(g_, missing, o_.threads);
+  ReferenceCache fresh;
+  for (std::size_t i = 0; i < missing.size(); ++i) fresh[missing[i]] = std::move(computed[i]);
+  std::vector<std::vector<Dist>> out;
+  out.reserve(sources.size());
+  for (const graph::vertex_id s : sources) out.push_back(cache.count(s) ? cache[s] : fresh[s]);
+  if (keep) cache.merge(fresh);
+  return out;
+}
+
+template <class Weight>
+void Runner<Weight>::keep_distances(std::size_t source_index, std::vector<Dist>&& distances,
+                                    const std::string& strategy) {
+  if (output_) output_->keep(source_index, distances, strategy);
+  if (run_.records.empty()) first_distances_ = std::move(distances);
+}
+
+template <class Weight>
+void Runner<Weight>::run_batches(double delta, sssp::GpuSolver<Weight>* gpu, ReferenceCache& cache,
+                                 bool keep_references) {
+  const std::uint32_t id_base = run_.graph.id_base;
+  const std::size_t k = sources_.size();
+  bool cpu_done = false;
+  for (const Algorithm a : plan_.batched) {
+    const bool on_gpu = runs_on_gpu(a);
+    // Dijkstra and delta-stepping are the same batched Dijkstra: run it once.
+    if (!on_gpu && std::exchange(cpu_done, true)) continue;
+    BatchRecord batch;
+    batch.strategy = on_gpu ? to_string(a) : to_string(Algorithm::Dijkstra);
+    batch.device = on_gpu ? "gpu" : "cpu";
+    if (on_gpu && uses_delta(a)) batch.delta = delta;
+    batch.sources = static_cast<std::uint32_t>(k);
+    batch.batch_size = plan_.size;
+    batch.calls = static_cast<std::uint32_t>((k + plan_.size - 1) / plan_.size);
+    batch.solve_ms.assign(o_.runs, 0.0);
+    if (on_gpu) {
+      batch.solver = std::string(to_string(a)) + ", one block per source in shared launches";
+      batch.finished_alone = 0;
+      batch.sources_per_launch = 0;
+    } else {
+      batch.threads = graph::batch_threads(plan_.size, o_.threads);
+      batch.solver = cpu_batch_description(*batch.threads);
+    }
+    const BatchSolveFunction<Weight> solve = make_batch_solver(a, delta, gpu);
+    for (std::size_t first = 0; first < k; first += plan_.size) {
+      const std::size_t count = std::min<std::size_t>(plan_.size, k - first);
+      const std::vector<graph::vertex_id> call(sources_.begin() + static_cast<std::ptrdiff_t>(first),
+                                               sources_.begin() + static_cast<std::ptrdiff_t>(first + count));
+      BatchOutcome<Weight> outcome = solve(call);  // warm-up, not timed
+      std::vector<double> call_ms;
+      for (std::uint32_t run = 0; run < o_.runs; ++run) {
+        outcome = solve(call);
+        call_ms.push_back(outcome.solve_ms);
+        batch.solve_ms[run] += outcome.solve_ms;
+      }
+      if (outcome.per_source.size() != count)
+        throw std::runtime_error(batch.strategy + " returned " + std::to_string(outcome.per_source.size()) +
+                                 " results for " + std::to_string(count) + " sources");
+      if (outcome.sources_per_launch)
+        batch.sources_per_launch = std::max(*batch.sources_per_launch, *outcome.sources_per_launch);
+      if (outcome.finished_alone) *batch.finished_alone += *outcome.finished_alone;
+      const std::vector<std::vector<Dist>> reference =
+          o_.validate ? references(call, cache, keep_references) : std::vector<std::vector<Dist>>{};
+      for (std::size_t b = 0; b < count; ++b) {
+        RunRecord record;
+        record.strategy = batch.strategy;
+        record.device = batch.device;
+        record.source = to_user_id(call[b], id_base);
+        record.delta = batch.delta;
+        record.batched = true;
+        // The sources of a call share its time: each is charged its share.
+        for (const double ms : call_ms) record.solve_ms.push_back(ms / static_cast<double>(count));
+        SolveOutcome<Weight>& one = outcome.per_source[b];
+        fill_record(g_, one, record);
+        if (o_.validate) {
+          validate(a, call[b], one, reference[b], record);
+          batch.validated += 1;
+          batch.failed += record.validation == Check::Failed ? 1 : 0;
+        }
+        batch.reached_arcs += record.reached_arcs;
+        keep_distances(first + b, std::move(one.distances), record.strategy);
+        run_.records.push_back(std::move(record));
+      }
+    }
+    finish_batch_record(batch);
+    run_.batches.push_back(std::move(batch));
+  }
 }
 
 template <class Weight>
@@ -280,9 +426,11 @@ int Runner<Weight>::run() {
   const graph::vertex_id n = g_.num_vertices;
 
   // Everything the user can get wrong about ids is checked before any output.
-  sources_ = resolve_sources(o_.sources, o_.random_sources, o_.seed, id_base, g_.offsets);
+  sources_ = resolve_sources(o_.sources, o_.random_sources, o_.seed, id_base, g_.offsets, o_.sources_file);
+  std::vector<graph::vertex_id> targets = resolve_targets(o_.targets, id_base, n, o_.targets_file);
   std::optional<graph::vertex_id> path_target;
   if (o_.path_to) path_target = to_internal_id(*o_.path_to, id_base, n, "--path-to");
+  if (!o_.output_path.empty()) output_.emplace(o_.output_path, sources_, std::move(targets), id_base);
   for (const graph::vertex_id s : sources_) run_.sources.push_back(to_user_id(s, id_base));
   if (std::find(algorithms_.begin(), algorithms_.end(), Algorithm::Auto) != algorithms_.end()) {
     const AutoResolution chosen =
@@ -290,7 +438,14 @@ int Runner<Weight>::run() {
     algorithms_ = substitute_auto(algorithms_, chosen.algorithm);
     run_.auto_strategy = chosen.info;
   }
-  for (const Algorithm a : algorithms_) run_.strategies.emplace_back(to_string(a));
+  plan_ = plan_batches(o_, device_choice_.kind, algorithms_, sources_.size());
+  run_.batch_reason = plan_.reason;
+  for (const Algorithm a : algorithms_) {
+    // A batched CPU strategy runs as the batched Dijkstra: name what ran, once.
+    const std::string name = runs_on_gpu(a) || !plan_.has(a) ? to_string(a) : to_string(Algorithm::Dijkstra);
+    if (std::find(run_.strategies.begin(), run_.strategies.end(), name) == run_.strategies.end())
+      run_.strategies.push_back(name);
+  }
 
   DeltaInfo& delta = run_.delta;
   delta.automatic = o_.delta_auto;
@@ -341,13 +496,18 @@ int Runner<Weight>::run() {
                     [](Algorithm a) { return a == Algorithm::BucketSort || a == Algorithm::BucketMultisplit; }))
       out_ << format_buckets_line(o_.buckets);
     out_ << "sources       " << describe_sources(o_, sources_, id_base) << "\n";
-    out_ << "runs          1 warm-up + " << o_.runs << " timed per source and strategy\n";
+    out_ << "batch         " << plan_.reason << "\n";
+    out_ << "runs          1 warm-up + " << o_.runs << " timed per source and strategy"
+         << (plan_.any() ? " (per call when batched)" : "") << "\n";
     out_.flush();
   }
 
   const bool any_gpu = std::any_of(algorithms_.begin(), algorithms_.end(), runs_on_gpu);
-  // References are kept across deltas only when a sweep needs them again.
-  std::map<graph::vertex_id, std::vector<Dist>> reference_cache;
+  // References are kept across deltas only when a sweep needs them again,
+  // and across strategies when batches and per-source solves both use them.
+  ReferenceCache reference_cache;
+  const bool keep_references =
+      deltas.size() > 1 || (plan_.any() && (plan_.batched.size() > 1 || plan_.batched.size() < algorithms_.size()));
   // One solver (one upload and inspection of the graph) for every delta.
   std::unique_ptr<sssp::GpuSolver<Weight>> gpu;
   for (const double d : deltas) {
@@ -370,7 +530,10 @@ int Runner<Weight>::run() {
                << format_gpu_memory_line(device) << format_load_balance_line(device);
       }
     }
-    for (std::size_t si = 0; si < sources_.size(); ++si) {
+    if (plan_.any()) run_batches(d, gpu.get(), reference_cache, keep_references);
+    const bool any_sequential = std::any_of(algorithms_.begin(), algorithms_.end(),
+                                            [&](Algorithm a) { return !plan_.has(a); });
+    for (std::size_t si = 0; any_sequential && si < sources_.size(); ++si) {
       const graph::vertex_id source = sources_[si];
       std::vector<Dist> reference;
       if (o_.validate) {
@@ -378,10 +541,11 @@ int Runner<Weight>::run() {
           reference = it->second;
         } else {
           reference = graph::dijkstra(g_, source);
-          if (deltas.size() > 1) reference_cache[source] = reference;
+          if (keep_references) reference_cache[source] = reference;
         }
       }
       for (const Algorithm a : algorithms_) {
+        if (plan_.has(a)) continue;  // solved in its batches above
         // A sweep runs the strategies that ignore delta (bellman-ford,
         // dijkstra) once, with the first delta, beside the swept ones.
         if (!uses_delta(a) && d != deltas.front()) continue;
@@ -397,7 +561,7 @@ int Runner<Weight>::run() {
           path_predecessors_ = last.predecessors;
           path_predecessors_from_ = record.strategy;
         }
-        if (run_.records.empty()) first_distances_ = std::move(last.distances);
+        keep_distances(si, std::move(last.distances), record.strategy);
         run_.records.push_back(std::move(record));
       }
     }
@@ -405,11 +569,17 @@ int Runner<Weight>::run() {
 
   run_.summary = summarize(run_.records);
   out_ << (o_.quiet ? "" : "\n") << format_results_table(run_.records);
+  if (!run_.batches.empty()) {
+    out_ << "\nbatches (batch ms: all calls of a strategy's " << sources_.size()
+         << " sources, median of the runs; batched rows above show it divided among each call's sources)\n"
+         << format_batch_table(run_.batches);
+  }
   if (o_.delta_sweep) {
     out_ << "\ndelta sweep (solve ms: mean over " << sources_.size() << " source(s) of the per-source median)\n"
          << format_sweep_table(run_.summary);
   } else if (algorithms_.size() > 1) {
-    out_ << "\ncomparison (solve ms: mean over " << sources_.size() << " source(s) of the per-source median)\n"
+    out_ << "\ncomparison (solve ms: mean over " << sources_.size() << " source(s) of the per-source median"
+         << (plan_.any() ? "; batched: batch time / sources" : "") << ")\n"
          << format_comparison_table(run_.summary, "cpu delta-stepping");
   }
   if (o_.validate) {
@@ -472,10 +642,9 @@ std::optional<PathInfo> Runner<Weight>::path_info(std::optional<graph::vertex_id
 
 template <class Weight>
 void Runner<Weight>::write_outputs() {
-  if (!o_.output_path.empty()) {
-    graph::write_distances<Dist>(o_.output_path, first_distances_, graph::infinite_distance<Weight>(),
-                                 run_.graph.id_base);
-    if (!o_.quiet) out_ << "distances     " << o_.output_path << " (source " << run_.sources.front() << ")\n";
+  if (output_) {
+    output_->write();
+    if (!o_.quiet) out_ << "distances     " << o_.output_path << " " << output_->describe() << "\n";
   }
   if (!o_.json_path.empty()) {
     try {
@@ -501,6 +670,7 @@ int run(const AppOptions& o, std::ostream& out, std::ostream& err) {
   const bool gpu_usable = o.device != DeviceRequest::Cpu && sssp::gpu_available(&why_not);
   const DeviceChoice device = resolve_device(o.device, gpu_usable, why_not);
   std::vector<Algorithm> algorithms = resolve_algorithms(o, device.kind);
+  check_batch_request(o, device.kind, algorithms);
 
   LoadedGraph loaded = load_or_generate(o);
   return std::visit(

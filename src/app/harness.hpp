@@ -35,20 +35,24 @@ struct SolveOutcome {
 template <class Weight>
 using SolveFunction = std::function<SolveOutcome<Weight>()>;
 
-// Calls `solve` once to warm up (first-touch allocation, GPU clocks, caches),
-// then `runs` times timed. `identity` carries strategy, device and source; the
-// returned record holds the timings, and the reach statistics, relaxations,
-// rounds and buckets of the last run, whose outcome is left in *last.
+// One call of a batched solver on some sources: each source's outcome (their
+// solve_ms are 0: the sources share the call) and the call's time.
 template <class Weight>
-RunRecord run_timed(const graph::Csr<Weight>& g, const SolveFunction<Weight>& solve, std::uint32_t runs,
-                    RunRecord identity, SolveOutcome<Weight>* last) {
-  RunRecord record = std::move(identity);
-  SolveOutcome<Weight> outcome = solve();  // warm-up, not timed
-  record.solve_ms.clear();
-  for (std::uint32_t run = 0; run < runs; ++run) {
-    outcome = solve();
-    record.solve_ms.push_back(outcome.solve_ms);
-  }
+struct BatchOutcome {
+  std::vector<SolveOutcome<Weight>> per_source;  // in the order of the call's sources
+  double solve_ms = 0;                           // the whole call (CUDA events on the GPU)
+  std::optional<std::uint32_t> sources_per_launch;  // GPU: sources one launch took
+  std::optional<std::uint32_t> finished_alone;      // GPU: sources that outgrew their block
+};
+
+template <class Weight>
+using BatchSolveFunction = std::function<BatchOutcome<Weight>(const std::vector<graph::vertex_id>& sources)>;
+
+// Fills `record`'s reach statistics, counters and metrics from the outcome
+// of its last timed run (record.solve_ms already set). Throws when the
+// solver returned the wrong number of distances.
+template <class Weight>
+void fill_record(const graph::Csr<Weight>& g, const SolveOutcome<Weight>& outcome, RunRecord& record) {
   if (outcome.distances.size() != g.num_vertices)
     throw std::runtime_error(record.strategy + " returned " + std::to_string(outcome.distances.size()) +
                              " distances for " + std::to_string(g.num_vertices) + " vertices");
@@ -63,6 +67,23 @@ RunRecord run_timed(const graph::Csr<Weight>& g, const SolveFunction<Weight>& so
   record.delta_used = outcome.delta;
   record.has_predecessors = !outcome.predecessors.empty();
   finish_record(record);
+}
+
+// Calls `solve` once to warm up (first-touch allocation, GPU clocks, caches),
+// then `runs` times timed. `identity` carries strategy, device and source; the
+// returned record holds the timings, and the reach statistics, relaxations,
+// rounds and buckets of the last run, whose outcome is left in *last.
+template <class Weight>
+RunRecord run_timed(const graph::Csr<Weight>& g, const SolveFunction<Weight>& solve, std::uint32_t runs,
+                    RunRecord identity, SolveOutcome<Weight>* last) {
+  RunRecord record = std::move(identity);
+  SolveOutcome<Weight> outcome = solve();  // warm-up, not timed
+  record.solve_ms.clear();
+  for (std::uint32_t run = 0; run < runs; ++run) {
+    outcome = solve();
+    record.solve_ms.push_back(outcome.solve_ms);
+  }
+  fill_record(g, outcome, record);
   if (last) *last = std::move(outcome);
   return record;
 }

@@ -134,7 +134,45 @@ json to_json(const AppOptions& options, const RunSummary& run) {
   o["threads"] = options.threads;
   o["gpu_memory_limit_bytes"] =
       options.gpu_memory_limit_bytes ? json(options.gpu_memory_limit_bytes) : json(nullptr);
+  o["batch"] = options.batch == 0 ? json("auto") : json(options.batch);
+  o["targets"] = options.targets.empty() ? json(nullptr) : json(options.targets);
+  o["targets_file"] = string_or_null(options.targets_file.path);
+  o["sources_file"] = string_or_null(options.sources_file.path);
   j["options"] = o;
+
+  json batched_strategies = json::array();
+  std::optional<std::uint32_t> batch_size;
+  for (const BatchRecord& b : run.batches) {
+    if (std::find(batched_strategies.begin(), batched_strategies.end(), b.strategy) == batched_strategies.end())
+      batched_strategies.push_back(b.strategy);
+    batch_size = b.batch_size;
+  }
+  j["batch"] = {{"batched", !run.batches.empty()},
+                {"strategies", batched_strategies},
+                {"size", optional_json(batch_size)},
+                {"reason", run.batch_reason}};
+  json batches = json::array();
+  for (const BatchRecord& b : run.batches) {
+    batches.push_back({{"strategy", b.strategy},
+                       {"device", b.device},
+                       {"solver", b.solver},
+                       {"delta", optional_json(b.delta)},
+                       {"sources", b.sources},
+                       {"batch_size", b.batch_size},
+                       {"calls", b.calls},
+                       {"solve_ms",
+                        {{"median", b.time.median_ms}, {"min", b.time.min_ms}, {"max", b.time.max_ms},
+                         {"runs", b.solve_ms}}},
+                       {"per_source_ms", b.per_source_ms},
+                       {"sources_per_second", b.sources_per_second},
+                       {"mteps", b.mteps},
+                       {"reached_arcs", b.reached_arcs},
+                       {"sources_per_launch", optional_json(b.sources_per_launch)},
+                       {"finished_alone", optional_json(b.finished_alone)},
+                       {"threads", optional_json(b.threads)},
+                       {"validation", {{"checked", b.validated}, {"failed", b.failed}}}});
+  }
+  j["batches"] = batches;
   j["auto_strategy"] = run.auto_strategy ? auto_strategy_json(*run.auto_strategy) : json(nullptr);
 
   json results = json::array();
@@ -160,7 +198,8 @@ json to_json(const AppOptions& options, const RunSummary& run) {
                        {"buckets_processed", optional_json(r.buckets_processed)},
                        {"predecessors", r.has_predecessors},
                        {"validation", to_string(r.validation)},
-                       {"mismatches", r.mismatches}});
+                       {"mismatches", r.mismatches},
+                       {"batched", r.batched}});
   }
   j["results"] = results;
 

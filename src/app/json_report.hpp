@@ -25,7 +25,18 @@
 //               "buckets": int, "runs": int, "warmup_runs": 1, "seed": int, "weights": string,
 //               "sources": [int] (ids as in the file), "random_sources": int|null,
 //               "validate": bool, "predecessors": bool, "path_to": int|null,
-//               "output": string|null, "threads": int, "gpu_memory_limit_bytes": int|null},
+//               "output": string|null, "threads": int, "gpu_memory_limit_bytes": int|null,
+//               "batch": "auto"|int (--batch), "targets": [int]|null (--targets, ids as in the file),
+//               "targets_file": string|null, "sources_file": string|null},
+//   "batch": {"batched": bool, "strategies": [string] (batched, as run), "size": int|null
+//             (sources per call), "reason": string (the report's line)},
+//   "batches": [{"strategy": string, "device": string, "solver": string, "delta": number|null,
+//                "sources": int, "batch_size": int, "calls": int,
+//                "solve_ms": {"median": number, "min": number, "max": number, "runs": [number]}
+//                (all calls together), "per_source_ms": number, "sources_per_second": number,
+//                "mteps": number (all sources), "reached_arcs": int, "sources_per_launch": int|null,
+//                "finished_alone": int|null (GPU), "threads": int|null (CPU),
+//                "validation": {"checked": int, "failed": int}}],
 //   "auto_strategy": null (auto not asked for) | {"chosen": string, "reason": string (the
 //               report's line), "source": int (measured from), "measure_ms": number|null,
 //               "statistics": null (cpu device: nothing measured) | {"mean_degree": number,
@@ -46,7 +57,8 @@
 //                time in us / rounds), "iterations": int|null (= rounds: the key's name
 //                before "rounds", kept so older scripts still read it),
 //                "buckets_processed": int|null, "predecessors": bool,
-//                "validation": "passed"|"failed"|"not run", "mismatches": int}],
+//                "validation": "passed"|"failed"|"not run", "mismatches": int,
+//                "batched": bool (solved in a batch: solve_ms are the call's time / its sources)}],
 //   "summary": [{"strategy": string, "device": string, "delta": number|null, "sources": int,
 //                "solve_ms": number (mean over sources of the per-source median), "mteps": number,
 //                "work_ratio": number, "rounds": number|null (mean over sources),
@@ -91,6 +103,8 @@ struct RunSummary {
   std::vector<SummaryRow> summary;
   std::optional<PathInfo> path;
   std::uint64_t validation_problems = 0;
+  std::string batch_reason;            // the plan's line (app/batch.hpp)
+  std::vector<BatchRecord> batches;    // one per batched strategy (and delta)
 };
 
 nlohmann::json to_json(const AppOptions& options, const RunSummary& run);

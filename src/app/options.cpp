@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <sstream>
 #include <utility>
 
@@ -72,7 +73,17 @@ po::options_description sssp_description() {
       ("path-to", po::value<std::string>()->value_name("ID"),
        "print the distance from the (first) source to ID, and the path with --predecessors")
       ("output,o", po::value<std::string>()->value_name("FILE"),
-       "write the distances of the (first) source as 'id distance' lines (-1: unreachable)")
+       "write distances (-1: unreachable): one source as 'id distance' lines; several sources as "
+       "'id d(s1) d(s2) ...' lines after a comment line naming the sources; with --targets, "
+       "'source target distance' lines")
+      ("targets", po::value<std::string>()->value_name("IDS|FILE"),
+       "with --output: write only the distances from each source to these vertices; ids as in the "
+       "file, comma separated, or a FILE of ids (one per line, # comments, like --sources FILE)")
+      ("batch", po::value<std::string>()->value_name("B|auto"),
+       "several sources: solve B at a time in one batched call (GPU near-far and bellman-ford: one block "
+       "per source in shared launches; CPU: Dijkstra, one source per thread); auto (default): all in one "
+       "call, split by free GPU memory; 1: one source after another. --predecessors, --path-to, "
+       "--delta-sweep and the other strategies always run one source after another")
       ("load-balance", po::value<std::string>()->value_name("LB"),
        "GPU relax rounds: three-stage (CTA/warp/scan per tile), binned (frontier binned by out-degree), "
        "merge-path (equal chunks of the round's arcs per block), or auto (merge-path where its 64-bit counter holds the graph's sizes; default)")
@@ -216,6 +227,7 @@ AppOptions parse_options(int argc, const char* const* argv) {
   }
   options.undirected = common.undirected;
   options.sources = common.sources;
+  options.sources_file = common.sources_from_file;
   options.random_sources = common.random_sources;
   options.threads = common.threads.front();
   options.runs = common.runs;
@@ -281,6 +293,15 @@ AppOptions parse_options(int argc, const char* const* argv) {
     if (output->empty()) throw UsageError("--output: empty file name");
     options.output_path = *output;
   }
+  if (const std::string* targets = find_string(vm, "targets")) {
+    parse_targets(*targets, options);
+    if (options.output_path.empty())
+      throw UsageError("--targets chooses what --output writes: give --output FILE too");
+  }
+  if (const std::string* batch = find_string(vm, "batch")) {
+    options.batch = parse_batch(*batch);
+    options.batch_given = true;
+  }
   if (!options.output_path.empty() && options.output_path == options.json_path)
     throw UsageError("--output and --json name the same file '" + options.output_path + "'");
   if (const std::string* lb = find_string(vm, "load-balance")) {
@@ -294,6 +315,37 @@ AppOptions parse_options(int argc, const char* const* argv) {
   }
   options.quiet = vm["quiet"].as<bool>();
   return options;
+}
+
+std::uint32_t parse_batch(const std::string& text) {
+  if (text == "auto") return 0;
+  std::uint64_t value = 0;
+  try {
+    value = parse_u64(text, "batch");
+  } catch (const UsageError&) {
+    throw UsageError("--batch: '" + text + "' is not 'auto' or a number of sources (1 to 1048576)");
+  }
+  if (value < 1 || value > (1u << 20))
+    throw UsageError("--batch: " + text + " is out of range (auto, or 1 to 1048576 sources per call)");
+  return static_cast<std::uint32_t>(value);
+}
+
+void parse_targets(const std::string& text, AppOptions& options) {
+  if (text.empty()) throw UsageError("--targets: empty value (expected ID,ID,... or a file of ids)");
+  const std::vector<std::string> items = split_commas(text);
+  const bool all_numbers = std::all_of(items.begin(), items.end(), [](const std::string& item) {
+    return !item.empty() && std::all_of(item.begin(), item.end(), [](char c) { return c >= '0' && c <= '9'; });
+  });
+  if (all_numbers) {
+    for (const std::string& item : items) options.targets.push_back(parse_u64(item, "targets"));
+    return;
+  }
+  // "1,,2" or "3,x" were meant as ids, unless such a file exists.
+  const bool looks_like_ids = items.size() > 1 || std::isdigit(static_cast<unsigned char>(text.front()));
+  if (looks_like_ids && !std::ifstream(text))
+    throw UsageError("--targets: '" + text + "' is neither a list of vertex ids (ID,ID,...) nor a readable file");
+  options.targets_file = cli::read_id_file(text, "targets");
+  options.targets = options.targets_file.ids;
 }
 
 sssp::LoadBalance parse_load_balance_option(const std::string& name) {
@@ -371,7 +423,9 @@ std::string help_text() {
           "  sssp --graph web.mtx --random-sources 8 --strategy all --runs 5 --validate\n"
           "  sssp --generate grid:1024:1024 --weights random:1:1000 --delta-sweep 0.5x,1x,2x\n"
           "  sssp --generate urand:1000000:16 --device cpu --threads 16 --json result.json\n"
-          "  sssp --graph g.mtx --cache --output g.dist   distances as 'id distance' lines\n\n"
+          "  sssp --graph g.mtx --cache --output g.dist   distances as 'id distance' lines\n"
+          "  sssp --graph DE.gr --sources depots.txt --targets 1,49109 --output table.txt\n"
+          "                                           distances from every depot to two vertices\n\n"
           "Exit status: 0 success, 1 runtime failure or validation mismatch, 2 bad input or options.\n\n"
           "Benchmark mode: sssp bench [options] (the same as the sssp_bench binary) times every GPU\n"
           "strategy and the CPU baseline on several graphs; sssp bench --help lists its options.\n";

@@ -65,7 +65,17 @@ struct AppOptions {
   // Sources as the user wrote them (ids as in the file); empty with
   // random_sources == 0 means "the first id".
   std::vector<std::uint64_t> sources;
+  cli::IdFile sources_file;  // --sources FILE: the path and each id's line; empty path otherwise
   std::uint32_t random_sources = 0;
+
+  // --batch: sources per batched solve (app/batch.hpp); 0 is auto (all of a
+  // run's sources in one call; the GPU solver splits them by free memory).
+  std::uint32_t batch = 0;
+  bool batch_given = false;  // the user wrote --batch (a refusal is only for an explicit size)
+  // --targets: --output holds only these vertices' distances from each
+  // source (ids as in the file); empty: every vertex.
+  std::vector<std::uint64_t> targets;
+  cli::IdFile targets_file;  // --targets FILE: the path and each id's line; empty path otherwise
 
   // Strategies as requested, in order; {Auto} when --strategy is not given.
   std::vector<Algorithm> strategies{Algorithm::Auto};
@@ -104,6 +114,15 @@ AppOptions parse_options(int argc, const char* const* argv);
 
 // The --help text: every option and a few examples.
 std::string help_text();
+
+// --batch's value: "auto" (0) or a number of sources from 1 to 2^20.
+// Throws UsageError naming the value.
+std::uint32_t parse_batch(const std::string& text);
+
+// --targets's value: ids "ID,ID,..." when every comma item is a number, else
+// the name of a file of ids (one per line, like --sources FILE). Throws
+// UsageError on an empty value or a bad file.
+void parse_targets(const std::string& text, AppOptions& options);
 
 // One --load-balance name (sssp::parse_load_balance), or UsageError
 // "--load-balance: ..." naming it; `sssp` and `sssp bench` both use it.

@@ -83,6 +83,14 @@ void finish_record(RunRecord& record) {
     record.us_per_round = record.time.median_ms * 1000.0 / static_cast<double>(*record.rounds);
 }
 
+void finish_batch_record(BatchRecord& record) {
+  record.time = summarize_times(record.solve_ms);
+  const double k = record.sources;
+  record.per_source_ms = k > 0 ? record.time.median_ms / k : 0;
+  record.sources_per_second = record.time.median_ms > 0 ? k * 1000.0 / record.time.median_ms : 0;
+  record.mteps = graph::mteps(record.reached_arcs, record.time.median_ms);
+}
+
 namespace {
 
 bool same_delta(const std::optional<double>& a, const std::optional<double>& b) {
@@ -299,6 +307,26 @@ std::string format_sweep_table(const std::vector<SummaryRow>& rows) {
     table.add_row({delta_cell(r.delta), r.strategy, r.device, format_fixed(r.solve_ms, 3), format_fixed(r.mteps, 1),
                    format_fixed(r.work_ratio, 3), optional_mean(r.rounds), split_cell(r.rounds_narrow, r.rounds_wide),
                    us_per_round_cell(r.us_per_round), optional_mean(r.buckets_processed)});
+  }
+  return table.render();
+}
+
+std::string format_batch_table(const std::vector<BatchRecord>& batches) {
+  using A = Table::Align;
+  Table table({{"strategy", A::Left}, {"device", A::Left}, {"delta", A::Right}, {"sources", A::Right},
+               {"calls", A::Right}, {"batch ms", A::Right}, {"ms/source", A::Right}, {"sources/s", A::Right},
+               {"MTEPS", A::Right}, {"per launch", A::Right}, {"alone", A::Right}, {"validation", A::Left},
+               {"solver", A::Left}});
+  for (const BatchRecord& b : batches) {
+    std::string check = "not run";
+    if (b.validated > 0)
+      check = b.failed == 0 ? "passed (" + std::to_string(b.validated) + ")"
+                            : "FAILED (" + std::to_string(b.failed) + " of " + std::to_string(b.validated) + ")";
+    table.add_row({b.strategy, b.device, delta_cell(b.delta), std::to_string(b.sources), std::to_string(b.calls),
+                   format_fixed(b.time.median_ms, 3), format_fixed(b.per_source_ms, 3),
+                   format_fixed(b.sources_per_second, 1), format_fixed(b.mteps, 1),
+                   b.sources_per_launch ? std::to_string(*b.sources_per_launch) : "-",
+                   b.finished_alone ? std::to_string(*b.finished_alone) : "-", check, b.solver});
   }
   return table.render();
 }

@@ -74,11 +74,42 @@ struct RunRecord {
   bool has_predecessors = false;
   Check validation = Check::NotRun;
   std::uint64_t mismatches = 0;  // distance and tree errors found by --validate
+  // Solved in a batch (BatchRecord): solve_ms are the call's time / its
+  // sources, since the sources of a call share it.
+  bool batched = false;
 };
 
 // Fills time, mteps, work_ratio and us_per_round from the raw fields (the
 // one place the metric definitions are applied to a record).
 void finish_record(RunRecord& record);
+
+// One strategy's sources solved in batches (--batch): the totals of the
+// calls; each source also has its RunRecord (batched = true).
+struct BatchRecord {
+  std::string strategy;          // as in the RunRecords ("near-far", "dijkstra")
+  std::string device;            // "gpu" or "cpu"
+  std::string solver;            // how the batch runs, e.g. "dijkstra, one source per thread, 16 threads"
+  std::optional<double> delta;   // as requested; none for strategies without one
+  std::uint32_t sources = 0;     // K
+  std::uint32_t batch_size = 0;  // sources per call (--batch B, or K)
+  std::uint32_t calls = 0;       // ceil(K / batch_size)
+  std::vector<double> solve_ms;  // every timed run: all calls of the batch together
+  TimingSummary time;
+  std::uint64_t reached_arcs = 0;  // summed over the sources (MTEPS numerator)
+  double per_source_ms = 0;        // time.median_ms / sources
+  double sources_per_second = 0;   // sources / median batch time
+  double mteps = 0;                // graph::mteps(reached_arcs, time.median_ms): all sources together
+  // GPU: the most sources one launch took (free memory decides), and how
+  // many sources outgrew their block and finished alone (last timed run).
+  std::optional<std::uint32_t> sources_per_launch;
+  std::optional<std::uint32_t> finished_alone;
+  std::optional<int> threads;      // CPU: threads the batch ran on
+  std::uint32_t validated = 0;     // sources checked by --validate
+  std::uint32_t failed = 0;        // of them, sources with a mismatch
+};
+
+// Fills time, per_source_ms, sources_per_second and mteps from the raw fields.
+void finish_batch_record(BatchRecord& record);
 
 // One strategy (and delta) over all sources of the run.
 struct SummaryRow {
@@ -190,5 +221,8 @@ std::string format_results_table(const std::vector<RunRecord>& records);
 std::string format_comparison_table(const std::vector<SummaryRow>& rows, const std::string& baseline_label);
 std::string format_sweep_table(const std::vector<SummaryRow>& rows);
 std::string format_path(const PathInfo& path);
+// The batches of a run: batch time, per-source time, sources/s, MTEPS over
+// all sources, launches and sources that finished alone, validation.
+std::string format_batch_table(const std::vector<BatchRecord>& batches);
 
 }  // namespace app

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/id_file.hpp"
 #include "graph/types.hpp"
 
 namespace app {
@@ -28,10 +29,17 @@ std::vector<graph::vertex_id> choose_random_sources(const std::vector<graph::edg
                                                     std::uint32_t k, std::uint64_t seed);
 
 // The sources of a run, 0-based: --source ids mapped, or --random-sources K,
-// or the first vertex. Throws UsageError on an empty graph or a bad id.
+// or the first vertex. Throws UsageError on an empty graph or a bad id; for
+// ids from --sources FILE (`file`) the message starts "FILE:LINE: ".
 std::vector<graph::vertex_id> resolve_sources(const std::vector<std::uint64_t>& user_ids,
                                               std::uint32_t random_sources, std::uint64_t seed,
                                               std::uint32_t id_base,
-                                              const std::vector<graph::edge_offset>& offsets);
+                                              const std::vector<graph::edge_offset>& offsets,
+                                              const cli::IdFile& file = {});
+
+// --targets ids, 0-based, checked like sources (a file's bad id named by its
+// file and line). Empty in, empty out.
+std::vector<graph::vertex_id> resolve_targets(const std::vector<std::uint64_t>& user_ids, std::uint32_t id_base,
+                                              graph::vertex_id num_vertices, const cli::IdFile& file = {});
 
 }  // namespace app

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 
+#include "cli/id_file.hpp"
 #include "cli/values.hpp"
 #include "graph/error.hpp"
 #include "graph/generators.hpp"
@@ -187,30 +187,6 @@ std::vector<double> positive_list(const Given& g, const std::string& option) {
   return values;
 }
 
-// --sources FILE: one id per line (surrounding blanks allowed); blank lines
-// and lines starting with # are skipped. A bad line is refused with the file
-// and line named, like every other input of this tool.
-std::vector<std::uint64_t> read_source_file(const std::string& path) {
-  if (path.empty()) throw UsageError("--sources: empty file name");
-  std::ifstream in(path);
-  if (!in) throw UsageError("--sources: cannot open " + path);
-  std::vector<std::uint64_t> ids;
-  std::string line;
-  for (std::uint64_t number = 1; std::getline(in, line); ++number) {
-    const auto first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos || line[first] == '#') continue;
-    const auto last = line.find_last_not_of(" \t\r");
-    const std::string token = line.substr(first, last - first + 1);
-    try {
-      ids.push_back(parse_u64(token, "sources"));
-    } catch (const UsageError&) {
-      throw UsageError(path + ":" + std::to_string(number) + ": '" + token + "' is not a vertex id (--sources)");
-    }
-  }
-  if (ids.empty()) throw UsageError("--sources: " + path + " names no source");
-  return ids;
-}
-
 }  // namespace
 
 const char* option_name(Common option) {
@@ -315,7 +291,8 @@ CommonOptions read_common_options(const po::variables_map& vm, const FrontEnd& f
   if (const Given g = get(Common::SourcesFile); g.present) {
     if (sources.present) throw UsageError("--source and --sources conflict: give one of them");
     o.sources_file = g.text;
-    o.sources = read_source_file(g.text);
+    o.sources_from_file = read_id_file(g.text, "sources");
+    o.sources = o.sources_from_file.ids;
     check_count(o.sources.size(), fe.max_sources, "source", "sources");
   }
   if (const Given g = get(Common::RandomSources); g.present) {

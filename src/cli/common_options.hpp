@@ -20,6 +20,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "cli/id_file.hpp"
 #include "cli/usage_error.hpp"
 
 namespace cli {
@@ -90,6 +91,7 @@ struct CommonOptions {
   std::uint64_t seed = 1;
   std::vector<std::uint64_t> sources;  // ids as in the file (from --source or --sources FILE)
   std::string sources_file;            // --sources FILE, when given
+  IdFile sources_from_file;            // its ids and their lines (for messages naming the line)
   std::uint32_t random_sources = 0;
   std::vector<int> threads{0};  // 0: all cores
   std::uint32_t runs = 1;
