@@ -45,6 +45,11 @@ BatchPlan plan_batches(const AppOptions& options, DeviceKind device, const std::
   if (options.predecessors) return sequential("--predecessors: batched solves compute no predecessors");
   if (options.path_to) return sequential("--path-to reads a predecessor tree");
   if (options.delta_sweep) return sequential("--delta-sweep times each delta per source");
+  // Both CPU strategies run as the same batched Dijkstra, so batching them
+  // by default would drop the comparison the user asked for.
+  const auto cpu_strategies = std::count_if(algorithms.begin(), algorithms.end(), [](Algorithm a) { return !runs_on_gpu(a); });
+  if (device == DeviceKind::Cpu && cpu_strategies > 1 && !options.batch_given)
+    return sequential("several CPU strategies are compared; --batch auto runs them as one batched dijkstra");
   std::vector<Algorithm> alone;
   for (const Algorithm a : algorithms) (batchable(a, device) ? plan.batched : alone).push_back(a);
   if (!plan.any()) return sequential(join_names(alone) + " cannot be batched");

@@ -37,7 +37,8 @@ struct BatchPlan {
 // The plan for `sources` sources. Nothing is batched with one source,
 // --batch 1, --predecessors (batched solves compute none), --path-to (it
 // reads a predecessor tree) or --delta-sweep (a sweep times each delta per
-// source).
+// source), nor several CPU strategies on the cpu device unless --batch was
+// given (they would all run as the one batched Dijkstra: no comparison left).
 BatchPlan plan_batches(const AppOptions& options, DeviceKind device, const std::vector<Algorithm>& algorithms,
                        std::size_t sources);
 

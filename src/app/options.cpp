@@ -83,7 +83,8 @@ po::options_description sssp_description() {
        "several sources: solve B at a time in one batched call (GPU near-far and bellman-ford: one block "
        "per source in shared launches; CPU: Dijkstra, one source per thread); auto (default): all in one "
        "call, split by free GPU memory; 1: one source after another. --predecessors, --path-to, "
-       "--delta-sweep and the other strategies always run one source after another")
+       "--delta-sweep and the other strategies always run one source after another, and so do "
+       "dijkstra and delta-stepping compared on the CPU unless --batch is given")
       ("load-balance", po::value<std::string>()->value_name("LB"),
        "GPU relax rounds: three-stage (CTA/warp/scan per tile), binned (frontier binned by out-degree), "
        "merge-path (equal chunks of the round's arcs per block), or auto (merge-path where its 64-bit counter holds the graph's sizes; default)")
