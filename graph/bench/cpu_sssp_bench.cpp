@@ -48,6 +48,7 @@
 #include "graph/generators.hpp"
 #include "graph/load.hpp"
 #include "graph/metrics.hpp"
+#include "graph/random_sources.hpp"
 #include "graph/reference.hpp"
 #include "graph/timing.hpp"
 #include "graph/verify.hpp"
@@ -80,17 +81,13 @@ std::string join(const std::vector<double>& values) {
   return text;
 }
 
-// A vertex with out-arcs, chosen from the seed (GAP also picks random
-// non-isolated sources): vertex 0 of a permuted R-MAT graph is often isolated.
+// A vertex with out-arcs (GAP also picks random non-isolated sources: vertex
+// 0 of a permuted R-MAT graph is often isolated), from the picker every front
+// end shares (graph/random_sources.hpp); vertex 0 when none has out-arcs.
 template <class Weight>
 graph::vertex_id pick_source(const graph::Csr<Weight>& g, std::uint64_t seed) {
-  for (std::uint64_t i = 0; i < 1000; ++i) {
-    const auto v = static_cast<graph::vertex_id>(graph::splitmix64(seed * 1000003 + i) % g.num_vertices);
-    if (g.out_degree(v) > 0) return v;
-  }
-  for (graph::vertex_id v = 0; v < g.num_vertices; ++v)
-    if (g.out_degree(v) > 0) return v;
-  return 0;
+  if (graph::vertices_with_out_arcs(g.offsets) == 0) return 0;
+  return graph::choose_random_sources(g.offsets, 1, seed).front();
 }
 
 void print_row(const char* solver, int threads, const std::vector<double>& times_ms, double mteps,

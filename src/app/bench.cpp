@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdint>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -22,6 +21,7 @@
 #include "graph/reference.hpp"
 #include "graph/timing.hpp"
 #include "graph/verify.hpp"
+#include "graph/random_sources.hpp"
 #include "sssp/auto_strategy.hpp"
 #include "sssp/solver.hpp"
 
@@ -29,18 +29,13 @@ namespace app {
 
 namespace {
 
-// K distinct vertices with out-arcs, seeded (the same K = 1 source as
-// before sources became distinct); vertex 0 when none has out-arcs.
+// Up to K distinct vertices with out-arcs (graph::choose_random_sources, the
+// picker of every front end); fewer where fewer qualify; vertex 0 when none does.
 template <class Weight>
 std::vector<graph::vertex_id> pick_sources(const graph::Csr<Weight>& g, std::uint32_t k, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<graph::vertex_id> out;
-  for (int tries = 0; out.size() < k && tries < 100000; ++tries) {
-    const auto v = static_cast<graph::vertex_id>(rng() % g.num_vertices);
-    if (g.out_degree(v) > 0 && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
-  }
-  if (out.empty()) out.push_back(0);
-  return out;
+  const auto qualified = static_cast<std::uint32_t>(std::min<std::uint64_t>(k, graph::vertices_with_out_arcs(g.offsets)));
+  if (qualified == 0) return {0};
+  return graph::choose_random_sources(g.offsets, qualified, seed);
 }
 
 // --delta's value; 0: auto.

@@ -1,9 +1,9 @@
 #include "app/sources.hpp"
 
-#include <unordered_set>
+#include <stdexcept>
 
 #include "app/options.hpp"
-#include "graph/weights.hpp"
+#include "graph/random_sources.hpp"
 
 namespace app {
 
@@ -20,42 +20,11 @@ graph::vertex_id to_internal_id(std::uint64_t user_id, std::uint32_t id_base, gr
 
 std::vector<graph::vertex_id> choose_random_sources(const std::vector<graph::edge_offset>& offsets,
                                                     std::uint32_t k, std::uint64_t seed) {
-  const std::uint64_t n = offsets.empty() ? 0 : offsets.size() - 1;
-  std::uint64_t candidates = 0;
-  for (std::uint64_t v = 0; v < n; ++v) candidates += offsets[v + 1] > offsets[v] ? 1 : 0;
-  if (candidates < k)
-    throw UsageError("--random-sources " + std::to_string(k) + ": only " + std::to_string(candidates) +
-                     " vertices have out-edges");
-
-  // Draw i of the stream: SplitMix64 of a seed-derived base plus i (counter
-  // based, so no state beyond the counter).
-  const std::uint64_t base = graph::splitmix64(seed ^ 0x736F757263657321ull);  // "sources!"
-  std::uint64_t draw = 0;
-  const auto next = [&](std::uint64_t range) { return graph::splitmix64(base + draw++) % range; };
-
-  std::vector<graph::vertex_id> chosen;
-  chosen.reserve(k);
-  if (candidates * 8 >= n) {
-    // At least 1 in 8 vertices qualifies: rejection sampling needs no list
-    // of candidates (which would cost 4 bytes per vertex on huge graphs).
-    std::unordered_set<graph::vertex_id> taken;
-    while (chosen.size() < k) {
-      const auto v = static_cast<graph::vertex_id>(next(n));
-      if (offsets[v + 1] > offsets[v] && taken.insert(v).second) chosen.push_back(v);
-    }
-  } else {
-    // Few qualify: partial Fisher-Yates over the list of candidates.
-    std::vector<graph::vertex_id> list;
-    list.reserve(candidates);
-    for (std::uint64_t v = 0; v < n; ++v)
-      if (offsets[v + 1] > offsets[v]) list.push_back(static_cast<graph::vertex_id>(v));
-    for (std::uint32_t i = 0; i < k; ++i) {
-      const std::uint64_t j = i + next(list.size() - i);
-      std::swap(list[i], list[j]);
-      chosen.push_back(list[i]);
-    }
+  try {
+    return graph::choose_random_sources(offsets, k, seed);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError("--random-sources " + std::to_string(k) + ": " + e.what());
   }
-  return chosen;
 }
 
 namespace {

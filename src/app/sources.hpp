@@ -21,10 +21,10 @@ inline std::uint64_t to_user_id(graph::vertex_id v, std::uint32_t id_base) {
   return static_cast<std::uint64_t>(v) + id_base;
 }
 
-// K distinct vertices with out-degree > 0 (a source without out-edges makes
-// an empty run), chosen from a seeded SplitMix64 stream so the same seed picks
-// the same sources on every machine. `offsets` is the CSR offsets array
-// (num_vertices + 1 entries). Throws UsageError when fewer than K qualify.
+// graph::choose_random_sources (graph/random_sources.hpp: K distinct
+// vertices with out-arcs, seeded, the same on every machine and in every
+// front end), but UsageError "--random-sources K: ..." when fewer than K
+// qualify.
 std::vector<graph::vertex_id> choose_random_sources(const std::vector<graph::edge_offset>& offsets,
                                                     std::uint32_t k, std::uint64_t seed);
 
