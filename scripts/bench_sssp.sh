@@ -18,6 +18,11 @@
 #   balance  sssp_load_balance.json  three-stage, binned and merge-path relax on R-MAT,
 #                            grids, uniform random, road and social graphs (full mode only)
 #   sweep    sssp_delta.json delta = c * mean weight / mean degree, c = 2..128
+#   batch    sssp_batch_{road,grid,rmat}.json  many sources at once (concurrent_sources_bench):
+#                            DE with 64 sources, grid 1024^2 and rmat:20:16 with 16 each;
+#                            one after another, GpuSolver::solve_batch, 8 concurrent solvers,
+#                            and the CPU's batch (Dijkstra, one source per thread, every
+#                            core) in the same process (full mode only; DE skipped when absent)
 #
 # Writes into results/<device>/<YYYY-MM-DD>/ (device from nvidia-smi, e.g.
 # results/nvidia-h200/2026-11-23/): NAME.json and NAME.md per part (sssp_bench
@@ -69,7 +74,7 @@ else
             "rmat:22:16:$paper_rmat" grid:1024:1024 grid:2048:2048
             urand:1048576:16 urand:2097152:16 urand:4194304:16)
   sweep_generate=(rmat:20:16 grid:1024:1024)
-  parts="${SSSP_BENCH_PARTS:-main large balance sweep}"
+  parts="${SSSP_BENCH_PARTS:-main large balance sweep batch}"
 fi
 large_generate=(rmat:23:16 rmat:24:16 grid:4096:4096 urand:8388608:16)
 balance_generate=(rmat:20:16 rmat:22:16 "rmat:20:16:$paper_rmat" grid:1024:1024 grid:2048:2048 urand:1048576:16)
@@ -77,8 +82,8 @@ balance_files=(road/DE.gr road/amsterdam-roads.mtx road/luxembourg_osm.mtx socia
                social/as-22july06.mtx)
 for p in $parts; do
   case "$p" in
-    main|large|balance|sweep) ;;
-    *) echo "bench_sssp.sh: unknown part '$p' in SSSP_BENCH_PARTS (main, large, balance, sweep)" >&2; exit 2 ;;
+    main|large|balance|sweep|batch) ;;
+    *) echo "bench_sssp.sh: unknown part '$p' in SSSP_BENCH_PARTS (main, large, balance, sweep, batch)" >&2; exit 2 ;;
   esac
 done
 want() { case " $parts " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
@@ -141,6 +146,35 @@ if want sweep; then
   mapfile -t gen_args < <(generate_args "${sweep_generate[@]}")
   run sssp_delta "${common[@]}" --runs "$runs" --no-cpu --delta-c 2,4,8,16,32,64,128 "${gen_args[@]}" \
     "${sweep_graph[@]}"
+fi
+
+if want batch && [ "$mode" = full ]; then
+  sssp_bench_bin="$bench_bin"
+  bench_binary src/concurrent_sources_bench concurrent_sources_bench
+  batch_bin="$bench_bin"
+  bench_bin="$sssp_bench_bin"
+  # run_batch NAME K GRAPH: one concurrent_sources_bench call -> NAME.json, NAME.md, NAME.log, NAME.meta.json
+  run_batch() {
+    local name="$1" sources="$2" graph="$3"
+    local cmd=("$batch_bin" --sources "$sources" --solvers 8 --seed 1 --json "$bench_out/$name.json" "$graph")
+    echo "== $name: ${cmd[*]}" >&2
+    local t0=$SECONDS rc=0
+    "${cmd[@]}" 2> >(tee "$bench_out/$name.log" >&2) >"$bench_out/$name.md" || rc=$?
+    bench_meta "$bench_out/$name.meta.json" sssp "$mode" "$script_cmd" "$rc" "$((SECONDS - t0))" "${cmd[@]}"
+    echo "== $name: exit $rc after $((SECONDS - t0)) s" >&2
+    if [ "$rc" -ne 0 ]; then
+      [ "$rc_all" -eq 0 ] && rc_all=$rc
+      [ "$rc" -ne 3 ] && echo "bench_sssp.sh: concurrent_sources_bench failed (exit $rc); see $bench_out/$name.log" >&2
+    fi
+    return 0
+  }
+  if [ -f "$data/road/DE.gr" ]; then
+    run_batch sssp_batch_road 64 "$data/road/DE.gr"
+  else
+    echo "skipping the batch part's road graph: road/DE.gr not under $data" >&2
+  fi
+  run_batch sssp_batch_grid 16 gen:grid:1024:1024
+  run_batch sssp_batch_rmat 16 gen:rmat:20:16
 fi
 
 echo "results in $bench_out (plots: scripts/plot_results.py $bench_out)" >&2

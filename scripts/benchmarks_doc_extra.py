@@ -8,6 +8,8 @@ Inputs (all optional; a section is left out when its file is absent):
   sssp_load_balance.json   sssp_bench JSON with several load balancers (or the older list of
                            {graph, strategy, load_balance, median_ms, mteps})
   scale/scale_*.json       records written by `sssp --json` (scripts/scale_run.sh)
+  sssp_batch*.json         concurrent_sources_bench --json (bench_sssp.sh's batch part): many
+                           sources one after another, batched, concurrent, and the CPU's batch
 """
 import glob
 import math
@@ -207,6 +209,45 @@ def small_n_section(doc, data):
         doc.table(["n", "auto", "small-n", "block", "CUB top bits"], table, ["---:", "---:", "---:", "---:", "---:"])
 
 
+def batch_rows(results_dir):
+    """Every graph record of the batch part's files, in file order; [] when there are none."""
+    rows = []
+    for path in sorted(glob.glob(os.path.join(results_dir, "sssp_batch*.json"))):
+        data = _load(path)
+        if not isinstance(data, dict):
+            continue
+        for g in data.get("graphs") or []:
+            if all(k in g for k in ("sequential", "batched", "cpu_batch")):
+                rows.append(dict(g, _cpu_threads=data.get("cpu_threads")))
+    return rows
+
+
+def batch_section(doc, rows):
+    doc.add("## Batched sources", "")
+    doc.add("`concurrent_sources_bench` (bench_sssp.sh's batch part): K sources of one graph solved one after "
+            "another by one GPU solver, together by `GpuSolver::solve_batch` (one block per source in shared "
+            "launches; sources whose frontier outgrows the block finish alone), by 8 concurrent solvers, and "
+            "by the CPU's batch (`graph::dijkstra_batch`: Dijkstra, one source per thread, every core) in the "
+            "same process. Wall times of the whole batch in ms, distance read-back included; every result "
+            "checked against Dijkstra.", "")
+    table = []
+    for g in rows:
+        seq, bat, cpu = g["sequential"], g["batched"], g["cpu_batch"]
+        conc = min(g.get("concurrent") or [], key=lambda c: c["wall_ms"], default=None)
+        exact = seq["exact"] and bat["exact"] and cpu["exact"] and all(c["exact"] for c in g.get("concurrent") or [])
+        ratio = g.get("gpu_vs_cpu_batch") or (cpu["wall_ms"] / bat["wall_ms"] if bat["wall_ms"] else 0)
+        table.append([g["graph"], g["sources"], g["strategy"], f"{seq['wall_ms']:.2f}",
+                      f"{bat['wall_ms']:.2f} ({bat['sources_per_launch']} per launch, {bat['finished_alone']} alone)",
+                      f"{seq['wall_ms'] / bat['wall_ms']:.2f}x" if bat["wall_ms"] else "-",
+                      f"{conc['wall_ms']:.2f} ({conc['solvers']})" if conc else "-",
+                      f"{cpu['wall_ms']:.2f} ({cpu['threads']} threads)", f"{ratio:.2f}x",
+                      "yes" if exact else "NO"])
+    doc.table(["graph", "sources", "strategy", "one after another", "GPU batch", "batch vs one after another",
+               "concurrent (solvers)", "CPU batch", "GPU batch vs CPU batch", "exact"], table,
+              ["---", "---:", "---"] + ["---:"] * 6 + ["---"])
+    doc.add("GPU batch vs CPU batch: the CPU batch's time over the GPU batch's (above 1: the GPU is faster).", "")
+
+
 def add_sections(doc, results_dir):
     sort = _load(os.path.join(results_dir, "multisplit_sort.json"))
     hist = _load(os.path.join(results_dir, "multisplit_histogram.json"))
@@ -227,6 +268,9 @@ def add_sections(doc, results_dir):
     lb = _load(os.path.join(results_dir, "sssp_load_balance.json"))
     if lb:
         load_balance_section(doc, lb)
+    batches = batch_rows(results_dir)
+    if batches:
+        batch_section(doc, batches)
     records = [_load(p) for p in sorted(glob.glob(os.path.join(results_dir, "scale", "scale_*.json")))]
     records = [r for r in records if r and r.get("summary")]
     if records:
