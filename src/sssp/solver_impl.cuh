@@ -73,6 +73,10 @@ class PinnedMemory {
     if (ptr_) cudaFreeHost(ptr_);
   }
   void allocate(std::size_t bytes) { SSSP_CUDA_CHECK(cudaMallocHost(&ptr_, bytes)); }
+  void release() {
+    if (ptr_) cudaFreeHost(ptr_);
+    ptr_ = nullptr;
+  }
   template <class T>
   T* as() const {
     return static_cast<T*>(ptr_);
@@ -183,6 +187,8 @@ struct SolverImpl {
       keys1, temp, state, bucket_offsets, scratch, hub_vertex, hub_first, bin_counters, slot_first, chunk_slot;
   DeviceMemory batch;                // solve_batch's per-source arrays, kept between calls
   std::uint64_t batch_bytes = 0;
+  PinnedMemory batch_labels;         // solve_batch's read-back of a launch's labels, kept between calls
+  std::uint64_t batch_labels_bytes = 0;
   PinnedMemory host_state;
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
@@ -508,7 +514,17 @@ struct SolverImpl {
       return w;
     };
     std::vector<unsigned char> host_states(chunk * kStateBytes);
-    std::vector<label_t> host_labels(chunk * nn);
+    // The labels come back through a pinned buffer kept between calls (a
+    // pageable vector of K x n labels cost more than the batch's solve:
+    // allocation, zero fill, staged copy), up to 256 MiB of it at a time.
+    const std::uint64_t sources_per_copy = std::max<std::uint64_t>(1, std::min<std::uint64_t>(chunk, (256ull << 20) / (nn * 8)));
+    if (sources_per_copy * nn * 8 > batch_labels_bytes) {
+      batch_labels.release();
+      batch_labels_bytes = 0;
+      batch_labels.allocate(sources_per_copy * nn * 8);
+      batch_labels_bytes = sources_per_copy * nn * 8;
+    }
+    const label_t* host_labels = batch_labels.as<label_t>();
     const EngineContext<Weight> ctx{ws.graph, labels_all, stamps_a_all, stamps_b_all, false, ws.narrow_max_arcs};
     const auto finish_alone = [&](const Workspace<Weight>& w, auto policy) -> StrategyStats {
       using Policy = decltype(policy);
@@ -578,11 +594,16 @@ struct SolverImpl {
       float ms = 0;
       SSSP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
       out.solve_ms += ms;
-      SSSP_CUDA_CHECK(cudaMemcpy(host_labels.data(), labels_all, count * nn * 8, cudaMemcpyDeviceToHost));
-      for (std::uint64_t b = 0; b < count; ++b) {
-        auto& d = out.per_source[first + b].distances;
-        d.resize(n);
-        for (std::uint32_t v = 0; v < n; ++v) d[v] = Codec::host_distance(host_labels[b * nn + v]);
+      for (std::uint64_t b0 = 0; b0 < count; b0 += sources_per_copy) {
+        const std::uint64_t copied = std::min(sources_per_copy, count - b0);
+        SSSP_CUDA_CHECK(cudaMemcpyAsync(batch_labels.as<label_t>(), labels_all + b0 * nn, copied * nn * 8,
+                                        cudaMemcpyDeviceToHost, stream));
+        SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+        for (std::uint64_t b = 0; b < copied; ++b) {
+          auto& d = out.per_source[first + b0 + b].distances;
+          d.resize(n);
+          for (std::uint32_t v = 0; v < n; ++v) d[v] = Codec::host_distance(host_labels[b * nn + v]);
+        }
       }
     };
     SSSP_CUDA_CHECK(cudaMemsetAsync(ws.balance.bins.counters, 0, sizeof(BinCounters), stream));
