@@ -82,9 +82,9 @@ SolveOutcome<Weight> gpu_outcome(sssp::SolveResult<Weight>&& r, Algorithm a, dou
   outcome.solve_ms = r.solve_ms;
   outcome.relaxations = r.relaxations;
   outcome.rounds = r.iterations;
-  if (r.rounds_narrow + r.rounds_wide == r.iterations) {
+  if (r.rounds_narrow + r.rounds_cluster + r.rounds_wide == r.iterations) {
     outcome.rounds_narrow = r.rounds_narrow;
-    outcome.rounds_wide = r.rounds_wide;
+    outcome.rounds_wide = r.rounds_cluster + r.rounds_wide;  // every multi-block round: cluster and grids
   }
   if (a != Algorithm::BellmanFord) {
     outcome.buckets_processed = r.buckets_processed;

@@ -180,8 +180,8 @@ void bench_delta(const std::string& name, const graph::Csr<Weight>& g, double lo
             relaxations += res.relaxations;
             iterations += res.iterations;
             narrow += res.rounds_narrow;
-            wide += res.rounds_wide;
-            split_known = split_known && res.rounds_narrow + res.rounds_wide == res.iterations;
+            wide += res.rounds_cluster + res.rounds_wide;  // every multi-block round: cluster and grids
+            split_known = split_known && res.rounds_narrow + res.rounds_cluster + res.rounds_wide == res.iterations;
             buckets += res.buckets_processed;
             row.delta = res.delta;
           }

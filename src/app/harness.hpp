@@ -27,7 +27,7 @@ struct SolveOutcome {
   std::uint64_t relaxations = 0;
   std::optional<std::uint64_t> rounds;         // relax rounds (GPU strategies)
   std::optional<std::uint64_t> rounds_narrow;  // of them, in the single-block loop; set with rounds_wide
-  std::optional<std::uint64_t> rounds_wide;    // and on the multi-block grid
+  std::optional<std::uint64_t> rounds_wide;    // and on several blocks (the cluster and the grids)
   std::optional<std::uint64_t> buckets_processed;
   std::optional<double> delta;  // the delta the solver used, when it uses one (may differ from the request)
 };

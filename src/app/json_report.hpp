@@ -52,7 +52,7 @@
 //                "reached_vertices": int, "reached_arcs": int,
 //                "rounds": int|null (relax rounds; null for CPU solvers),
 //                "rounds_narrow": int|null, "rounds_wide": int|null (rounds of the single-block
-//                loop / the multi-block grid; null for CPU solvers and where the engine gave
+//                loop / several blocks: cluster and grids; null for CPU solvers and where the engine gave
 //                no split that adds up to rounds), "us_per_round": number|null (median solve
 //                time in us / rounds), "iterations": int|null (= rounds: the key's name
 //                before "rounds", kept so older scripts still read it),

@@ -87,6 +87,7 @@ struct LoopState {
   unsigned long long relaxations;    // arcs examined
   unsigned long long iterations;     // relax rounds with a non-empty frontier
   unsigned long long narrow_rounds;  // of those, rounds of the narrow loop
+  unsigned long long cluster_rounds; // of those, rounds of the cluster loop
   unsigned long long progress_mark;  // relaxations + phases at the last step that made progress
 };
 
@@ -399,6 +400,234 @@ __global__ void __launch_bounds__(kSmallBlock) engine_narrow_batch(EngineContext
   narrow_loop<Policy>(mine, reinterpret_cast<typename Policy::State*>(states + state_bytes * blockIdx.x));
 }
 
+// ---- Cluster regime: a thread-block cluster (Hopper, sm_90) runs the
+// rounds of medium frontiers, from where the single block gives up to a few
+// tens of thousands of vertices (grids, meshes, bellman-ford on roads). One
+// block saturates its SM's memory pipeline at about one scattered access per
+// cycle, so a round of a few thousand arcs costs it microseconds, and a
+// persistent grid pays three grid barriers and L2 round trips for its state
+// per round. A cluster of C blocks on C SMs has C memory pipelines, a
+// cluster barrier, and distributed shared memory between its blocks.
+//
+// Each block appends the vertices its round improves to its own part of the
+// next frontier, in its own shared memory. At the start of a round the
+// frontier (every block's part, in block order) is dealt evenly: block b
+// takes entries [b T / C, (b + 1) T / C), read from their blocks' shared
+// memory, and relaxes them with the narrow round (narrow_relax.cuh). Without
+// the deal a wave stays in the blocks where it started and the round waits
+// for the one holding a third of it (docs/TUNING.md, "Cluster regime").
+// The policy's state lives in block 0's shared memory; the other blocks reach
+// it through distributed shared memory (the appenders' counters and the far
+// pile's minimum are atomics there) and keep a view of it, refreshed after
+// every step that changes what a round reads. After each round's cluster
+// barrier warp 0 of every block reads the parts' sizes, and all blocks decide
+// the same thing: go on, hand the frontier to another regime, or let block 0
+// end the round with the policy (an empty frontier: a split or the end)
+// before the next barrier.
+//
+// A block whose entries have more arcs than its owner map holds relaxes
+// nothing that round (narrow_relax writes nothing then) and keeps them: the
+// cluster hands over, the frontier being those entries with the other
+// blocks' output (near-far is label-correcting: entries of two rounds may
+// meet).
+struct ClusterBand {
+  std::uint32_t max_entry = 0;  // takes the loop when the frontier has at most this many vertices
+  std::uint32_t hand_back = 0;  // returns once a round's output is smaller (the single block is cheaper)
+};
+
+template <class Policy>
+__global__ void __launch_bounds__(kSmallBlock) engine_cluster(EngineContext<typename Policy::Weight> ctx,
+                                                              typename Policy::State* global_state,
+                                                              ClusterBand band) {
+  using Codec = typename Policy::Codec;
+  using State = typename Policy::State;
+  constexpr unsigned kWords = sizeof(State) / sizeof(std::uint32_t);
+  static_assert(sizeof(State) % sizeof(std::uint32_t) == 0, "state copied in 32-bit words");
+  const cg::cluster_group cluster = cg::this_cluster();
+  const unsigned rank = cluster.block_rank(), blocks = cluster.num_blocks();
+  const unsigned tid = threadIdx.x, lane = tid % 32;
+  const bool leader = rank == 0 && tid == 0;
+  extern __shared__ __align__(16) unsigned char narrow_smem[];
+  auto& sh = *reinterpret_cast<NarrowShared<Codec>*>(narrow_smem);
+  __shared__ State view;             // block 0's is the state itself
+  __shared__ std::uint32_t part[2];  // this block's output in sh.queue[0 / 1]
+  __shared__ std::uint32_t cur[kNarrowTile];  // this round's entries, dealt from every block's output
+  __shared__ std::uint32_t stuck;    // this round's entries had more arcs than a round takes
+  __shared__ unsigned long long arcs;
+  State* const st = cluster.map_shared_rank(&view, 0u);
+  const auto refresh = [&] {
+    if (rank != 0) {
+      auto* d = reinterpret_cast<std::uint32_t*>(&view);
+      const auto* s = reinterpret_cast<const std::uint32_t*>(st);
+      for (unsigned i = tid; i < kWords; i += blockDim.x) d[i] = s[i];
+    }
+    __syncthreads();
+  };
+  // The blocks' part[q] sizes, whether any block was stuck, and the overflow
+  // flag: warp 0 reads them across the cluster and every warp reads its copy
+  // (32 warps in 16 blocks reading the same remote words stalled a round by
+  // thousands of cycles). Lane c of every warp gets block c's size.
+  __shared__ std::uint32_t seen_part[32], seen_stuck, seen_overflow;
+  const auto read_parts = [&](std::uint32_t q) -> std::uint32_t {
+    if (tid < 32) {
+      std::uint32_t size = 0, was_stuck = 0;
+      if (lane < blocks) {
+        size = *cluster.map_shared_rank(&part[q], lane);
+        was_stuck = *cluster.map_shared_rank(&stuck, lane);
+      }
+      seen_part[lane] = size;
+      was_stuck = __any_sync(0xFFFFFFFFu, was_stuck != 0);
+      if (lane == 0) {
+        seen_stuck = was_stuck;
+        seen_overflow = volatile_load(&st->loop.overflow);
+      }
+    }
+    __syncthreads();
+    return seen_part[lane];
+  };
+  if (rank == 0) copy_state(&view, global_state);
+  cluster.sync();
+  refresh();
+  const LoopState& V = view.loop;
+  std::uint32_t p = V.parity;
+  {
+    const std::uint32_t count = V.count[p];
+    if (V.done || V.paused || count > band.max_entry || (count == 0 && !V.split_active)) {
+      cluster.sync();  // block 0's shared memory outlives every read of it
+      return;          // nothing changed
+    }
+    const std::uint32_t lo = static_cast<std::uint32_t>(std::uint64_t{count} * rank / blocks);
+    const std::uint32_t hi = static_cast<std::uint32_t>(std::uint64_t{count} * (rank + 1) / blocks);
+    for (std::uint32_t i = tid; i < hi - lo; i += kSmallBlock) sh.queue[p][i] = __ldcg(V.queue[p] + lo + i);
+    if (tid == 0) {
+      part[p] = hi - lo;
+      part[p ^ 1] = 0;
+      arcs = 0;
+      stuck = 0;
+    }
+  }
+  cluster.sync();
+  std::uint32_t parts = read_parts(p);  // lane c: block c's part of the frontier
+  std::uint32_t mine = 0;               // entries of this block's round (in cur)
+  bool handed_over = false;             // the loop ended after a round, its output not yet in global memory
+  for (;;) {
+    if (V.done || V.paused) break;
+    if (V.split_active) {
+      if constexpr (Policy::kHasSplits) {
+        if (Policy::split_items(view) > blocks * kSmallSplit) break;  // a grid takes it
+        Policy::split(ctx, view, st, rank * kSmallBlock + tid, blocks * kSmallBlock,
+                      SharedQueueAppender{sh.queue[p], &part[p], &st->loop.overflow});
+        cluster.sync();
+        if (leader) end_split<Policy>(st);
+        cluster.sync();
+        refresh();
+        parts = read_parts(p);
+        continue;
+      }
+    }
+    // Deal the frontier (every block's part, in block order) evenly: this
+    // block takes entries [lo, hi) of it, read from their blocks' shared
+    // memory.
+    std::uint32_t incl = parts;
+#pragma unroll
+    for (unsigned d = 1; d < 32; d *= 2) {
+      const std::uint32_t y = __shfl_up_sync(0xFFFFFFFFu, incl, d);
+      if (lane >= d) incl += y;
+    }
+    const std::uint32_t total = __shfl_sync(0xFFFFFFFFu, incl, 31);
+    if (total > blocks * kNarrowTile) break;  // more than the blocks' rounds hold: a grid takes it
+    std::uint32_t upto[16];  // upto[c]: entries in blocks 0..c
+#pragma unroll
+    for (int c = 0; c < 16; ++c) upto[c] = __shfl_sync(0xFFFFFFFFu, incl, c);
+    const std::uint32_t lo = static_cast<std::uint32_t>(std::uint64_t{total} * rank / blocks);
+    const std::uint32_t hi = static_cast<std::uint32_t>(std::uint64_t{total} * (rank + 1) / blocks);
+    mine = hi - lo;
+    for (std::uint32_t j = tid; j < mine; j += kSmallBlock) {
+      const std::uint32_t i = lo + j;
+      std::uint32_t from = 0, before = 0;  // the block holding entry i, and the entries before it
+#pragma unroll
+      for (int c = 0; c < 16; ++c) {
+        const bool past = c < static_cast<int>(blocks) && upto[c] <= i;
+        from += past;
+        before = past ? upto[c] : before;
+      }
+      cur[j] = *cluster.map_shared_rank(&sh.queue[p][i - before], from);
+    }
+    if (tid == 0) part[p ^ 1] = 0;  // nobody reads it this round; appends come after the barrier below
+    __syncthreads();
+    const auto sink = Policy::sink(ctx, view, st, SharedQueueAppender{sh.queue[p ^ 1], &part[p ^ 1], &st->loop.overflow});
+    const unsigned long long arcs_before = arcs;
+    if (!narrow_relax<Codec>(ctx.graph, ctx.labels, cur, mine, kNarrowMaxArcs, ctx.track_pred, sink, sh, &arcs)) {
+      if (tid == 0) stuck = 1;
+    } else if (tid == 0 && arcs != arcs_before) {
+      atomicAdd(&st->loop.relaxations, arcs - arcs_before);
+    }
+    cluster.sync();  // every block's output, counters and atomics are done; nobody reads queue[p] any more
+    parts = read_parts(p ^ 1);
+    std::uint32_t next = parts;
+#pragma unroll
+    for (int d = 16; d > 0; d /= 2) next += __shfl_xor_sync(0xFFFFFFFFu, next, d);
+    const bool any_stuck = seen_stuck != 0;
+    const bool overflow = seen_overflow != 0;
+    if (any_stuck || (!overflow && (next > band.max_entry || (next > 0 && next < band.hand_back)))) {
+      handed_over = true;  // block 0 ends the round after the copy below
+      break;
+    }
+    if (leader) {
+      st->loop.count[p ^ 1] = next;  // what end_round reads as the next frontier's size
+      ++st->loop.cluster_rounds;
+      end_round<Policy>(st, p, total);
+    }
+    p ^= 1;
+    if (next > 0 && !overflow) continue;  // end_round changed nothing a round reads
+    // The frontier ran empty (or failed): the policy's turn, then everyone
+    // reads the state again.
+    cluster.sync();
+    refresh();
+  }
+  // Every block's pending entries back to the global queue of the state's
+  // parity, de-duplicated with a stamp no round has used (the next round's
+  // output takes a newer one): after a round, its output, or for a block
+  // that could not relax its entries, those entries; otherwise its part of
+  // the frontier (empty unless a split just filled it).
+  cluster.sync();  // the leader's last end_round or end_split is done; nobody reads a part any more
+  const std::uint32_t out_parity = handed_over ? p ^ 1 : V.parity;
+  const std::uint32_t stamp = volatile_load(&st->loop.stamp_seq) + 1;
+  const std::uint32_t* pending = handed_over ? (stuck ? cur : sh.queue[p ^ 1]) : sh.queue[p];
+  const std::uint32_t n_pending = handed_over ? (stuck ? mine : part[p ^ 1]) : part[p];
+  std::uint32_t* staging = handed_over ? sh.queue[p] : sh.queue[p ^ 1];  // free now
+  if (leader) st->loop.count[out_parity] = 0;
+  cluster.sync();
+  __shared__ std::uint32_t kept, base;
+  if (tid == 0) kept = 0;
+  __syncthreads();
+  std::uint32_t* global_queue = view.loop.queue[out_parity];
+  for (std::uint32_t i = tid; i < n_pending; i += kSmallBlock) {
+    const std::uint32_t v = pending[i];
+    if (v != kNoItem && global_atomic_exch(ctx.stamps_out + v, stamp) != stamp) staging[append_slot(&kept)] = v;
+  }
+  __syncthreads();
+  if (tid == 0) base = atomicAdd(&st->loop.count[out_parity], kept);
+  __syncthreads();
+  for (std::uint32_t i = tid; i < kept; i += kSmallBlock) global_queue[base + i] = staging[i];
+  cluster.sync();
+  if (leader) {
+    LoopState& L = st->loop;
+    if (handed_over) {
+      ++L.cluster_rounds;
+      ++L.iterations;
+      L.count[out_parity ^ 1] = 0;
+    }
+    L.parity = out_parity;
+    L.stamp_seq = stamp + 1;
+    L.out_stamp = stamp + 1;
+  }
+  if (rank == 0) {
+    __syncthreads();
+    copy_state(global_state, &view);
+  }
+}
+
 // ---- Host side.
 
 // The loop's initial header: `source` alone in queue[0] (the caller stages
@@ -431,6 +660,56 @@ inline void throw_loop_error(const LoopState& L) {
   throw std::runtime_error("sssp: internal error: the device loop reported error " + std::to_string(L.error));
 }
 
+// Blocks of the cluster regime's cluster: 16 where the device can run such
+// a cluster (a non-portable size on Hopper), else 8, else 0 (no cluster
+// regime: pre-Hopper devices, or options).
+template <class Policy>
+int cluster_blocks_for(const Workspace<typename Policy::Weight>& ws) {
+  if (!ws.single_block_loop || !ws.cluster_loop) return 0;
+  int major = 0;
+  SSSP_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, ws.device));
+  if (major < 9) return 0;
+  auto kernel = engine_cluster<Policy>;
+  const int smem = static_cast<int>(sizeof(NarrowShared<typename Policy::Codec>));
+  SSSP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  SSSP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  for (const int blocks : {16, 8}) {
+    cudaLaunchConfig_t config{};
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = static_cast<unsigned>(blocks);
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = 1;
+    config.gridDim = dim3(static_cast<unsigned>(blocks));
+    config.blockDim = dim3(kSmallBlock);
+    config.dynamicSmemBytes = static_cast<std::size_t>(smem);
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    int clusters = 0;
+    if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) == cudaSuccess && clusters > 0) return blocks;
+    (void)cudaGetLastError();
+  }
+  return 0;
+}
+
+template <class Policy>
+void launch_cluster(int blocks, cudaStream_t stream, EngineContext<typename Policy::Weight> ctx,
+                    typename Policy::State* state, ClusterBand band) {
+  cudaLaunchConfig_t config{};
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = static_cast<unsigned>(blocks);
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  config.gridDim = dim3(static_cast<unsigned>(blocks));
+  config.blockDim = dim3(kSmallBlock);
+  config.dynamicSmemBytes = sizeof(NarrowShared<typename Policy::Codec>);
+  config.stream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  SSSP_CUDA_CHECK(cudaLaunchKernelEx(&config, engine_cluster<Policy>, ctx, state, band));
+}
+
 // Runs the device loop from the state in ws.state (uploaded, or left there
 // by an earlier kernel) until the end; `pause` as for run_engine.
 template <class Policy, class Balance, class Pause>
@@ -441,8 +720,16 @@ StrategyStats continue_engine(const Workspace<typename Policy::Weight>& ws, Paus
   const auto ctx = engine_context(ws);
   BalancePlan plan = ws.balance;
   plan.overflow = &d_state->loop.overflow;
-  const WidePlan wide = wide_plan(engine_persistent<Policy, Balance>, ws);
+  WidePlan wide = wide_plan(engine_persistent<Policy, Balance>, ws);
   if (ws.single_block_loop) allow_narrow_shared<typename Policy::Codec>(engine_narrow<Policy>);
+  const int cluster_blocks = cluster_blocks_for<Policy>(ws);
+  ClusterBand cluster_band;
+  if (cluster_blocks > 0) {
+    cluster_band.max_entry = static_cast<std::uint32_t>(cluster_blocks) * kNarrowTile / 2;
+    cluster_band.hand_back = hand_back_frontier(ws.narrow_max_arcs);
+    wide.medium.hand_back = std::max(wide.medium.hand_back, cluster_band.max_entry);
+    wide.full.hand_back = std::max(wide.full.hand_back, std::min(cluster_band.max_entry, wide.medium.max_frontier));
+  }
   const auto launch_batch = [&](int batch) {
     for (int i = 0; i < batch; ++i) {
       if (ws.single_block_loop) {
@@ -450,6 +737,7 @@ StrategyStats continue_engine(const Workspace<typename Policy::Weight>& ws, Paus
                                                                                                           d_state);
         SSSP_CHECK_LAUNCH("engine_narrow");
       }
+      if (cluster_blocks > 0) launch_cluster<Policy>(cluster_blocks, ws.stream, ctx, d_state, cluster_band);
       if (wide.medium_blocks > 0)
         launch_cooperative(engine_persistent<Policy, Balance>, wide.medium_blocks, kRelaxBlock, ws.stream, ctx,
                            d_state, plan, wide.medium);
@@ -498,6 +786,7 @@ StrategyStats continue_engine(const Workspace<typename Policy::Weight>& ws, Paus
   stats.relaxations = h_state->loop.relaxations;
   stats.iterations = h_state->loop.iterations;
   stats.rounds_narrow = h_state->loop.narrow_rounds;
+  stats.rounds_cluster = h_state->loop.cluster_rounds;
   stats.buckets_processed = Policy::phase_count(h_state);
   return stats;
 }

@@ -64,6 +64,9 @@ struct SolverOptions {
   // runs on the whole grid: slower; tests the multi-block relax on small
   // graphs).
   bool single_block_loop = true;
+  // false: no thread-block-cluster loop for medium frontiers (only on
+  // devices with clusters, sm_90 and later; it needs the single-block loop).
+  bool cluster_loop = true;
   // false: one multi-block launch per wide round instead of the persistent
   // cooperative grid (also what devices without cooperative launch get).
   bool persistent_grid = true;
@@ -86,8 +89,9 @@ struct SolveResult {
   std::vector<graph::vertex_id> predecessors;        // kNoVertex for the source and unreachable; empty unless asked
   double solve_ms = 0;                // CUDA events around the solve only
   std::uint64_t relaxations = 0;      // arcs actually relaxed (for the work ratio)
-  std::uint64_t iterations = 0;       // relax rounds (rounds_narrow + rounds_wide)
+  std::uint64_t iterations = 0;       // relax rounds (rounds_narrow + rounds_cluster + rounds_wide)
   std::uint64_t rounds_narrow = 0;    // rounds run by the single-block loop (narrow regime)
+  std::uint64_t rounds_cluster = 0;   // rounds run by the thread-block cluster (cluster regime)
   std::uint64_t rounds_wide = 0;      // rounds run by the multi-block grid (wide regime)
   std::uint64_t buckets_processed = 0;  // bucketing / near-far phases
   double delta = 0;                   // the delta used

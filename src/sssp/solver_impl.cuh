@@ -420,6 +420,7 @@ struct SolverImpl {
     ws.balance.bins.hub_capacity = static_cast<std::uint32_t>(hub_cap);
     ws.balance.bins.counters = bin_counters.as<BinCounters>();
     ws.single_block_loop = options.single_block_loop;
+    ws.cluster_loop = options.cluster_loop;
     if (options.narrow_max_arcs > kNarrowMaxArcs)
       throw std::invalid_argument("sssp: narrow_max_arcs must be at most " + std::to_string(kNarrowMaxArcs) + ", got " +
                                   std::to_string(options.narrow_max_arcs));
@@ -574,6 +575,7 @@ struct SolverImpl {
           stats.relaxations = st.loop.relaxations;
           stats.iterations = st.loop.iterations;
           stats.rounds_narrow = st.loop.narrow_rounds;
+          stats.rounds_cluster = st.loop.cluster_rounds;
           stats.buckets_processed = Policy::phase_count(&st);
         } else {
           Workspace<Weight> w = workspace_of(b);
@@ -585,7 +587,8 @@ struct SolverImpl {
         r.relaxations = stats.relaxations;
         r.iterations = stats.iterations;
         r.rounds_narrow = stats.rounds_narrow;
-        r.rounds_wide = stats.iterations - stats.rounds_narrow;
+        r.rounds_cluster = stats.rounds_cluster;
+        r.rounds_wide = stats.iterations - stats.rounds_narrow - stats.rounds_cluster;
         r.buckets_processed = strategy == Strategy::BellmanFord ? 0 : stats.buckets_processed;
         r.delta = static_cast<double>(delta);
       }
@@ -689,7 +692,8 @@ struct SolverImpl {
     result.relaxations = stats.relaxations;
     result.iterations = stats.iterations;
     result.rounds_narrow = stats.rounds_narrow;
-    result.rounds_wide = stats.iterations - stats.rounds_narrow;
+    result.rounds_cluster = stats.rounds_cluster;
+    result.rounds_wide = stats.iterations - stats.rounds_narrow - stats.rounds_cluster;
     result.buckets_processed = stats.buckets_processed;
     result.delta = static_cast<double>(delta);
 

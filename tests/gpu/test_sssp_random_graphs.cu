@@ -85,6 +85,7 @@ struct Case {
   bool persistent_grid = true;
   std::uint32_t narrow_max_arcs = 0;  // 0: the solver's default
   bool medium_grid = true;
+  bool cluster_loop = true;
 };
 
 // The relax configurations every case runs under.
@@ -112,6 +113,7 @@ void check_all(const Csr<Weight>& g, const std::vector<vertex_id>& sources, cons
       opts.persistent_grid = c.persistent_grid;
       opts.narrow_max_arcs = c.narrow_max_arcs;
       opts.medium_grid = c.medium_grid;
+      opts.cluster_loop = c.cluster_loop;
       sssp::GpuSolver<Weight> solver(g, opts);
       EXPECT_EQ(solver.load_balance(), mode.load_balance) << name;
       for (const vertex_id s : sources) {
@@ -130,8 +132,8 @@ void check_all(const Csr<Weight>& g, const std::vector<vertex_id>& sources, cons
           }
           EXPECT_GT(got.solve_ms, 0.0) << what;
           EXPECT_GT(got.delta, 0.0) << what;
-          EXPECT_EQ(got.rounds_narrow + got.rounds_wide, got.iterations) << what;
-          if (!mode.single_block_loop) EXPECT_EQ(got.rounds_narrow, 0u) << what;
+          EXPECT_EQ(got.rounds_narrow + got.rounds_cluster + got.rounds_wide, got.iterations) << what;
+          if (!mode.single_block_loop) EXPECT_EQ(got.rounds_narrow + got.rounds_cluster, 0u) << what;
           if (g.num_arcs() > 0 && g.out_degree(s) > 0) {
             EXPECT_GT(got.iterations, 0u) << what;
             EXPECT_GE(got.relaxations, g.out_degree(s)) << what;
@@ -293,6 +295,40 @@ TEST(SsspRandomGraphs, MediumAndFullGrids) {
     check_all(generated("grid:200:150", "random:1:100", 41), {0}, "grid:200:150" + tag, c);
     check_all(generated("urand:60000:8", "random:1:1000", 42), {9}, "urand:60000:8" + tag, c);
     check_all(generated("rmat:15:16", "random:1:1000", 43), {2}, "rmat:15:16" + tag, c);
+  }
+}
+
+// The cluster regime (thread-block clusters, sm_90 and later) on and off:
+// exact either way, with frontiers dealt over the cluster's blocks, handed to
+// it by the single block and back, and on to the grids (a narrow arc cap of
+// 256 sends every frontier past a few dozen vertices to the cluster).
+TEST(SsspRandomGraphs, ClusterRegime) {
+  SKIP_IF_NO_GPU();
+  for (const bool cluster : {true, false}) {
+    Case c;
+    c.cluster_loop = cluster;
+    c.narrow_max_arcs = 256;
+    const std::string tag = cluster ? " cluster" : " no-cluster";
+    check_all(generated("grid:120:90", "random:1:1000", 51), {0, 5000}, "grid:120:90" + tag, c);
+    check_all(generated("urand:20000:12", "random:0:50", 52), {3}, "urand:20000:12" + tag, c);
+    check_all(to_float(generated("grid:60:60", "random:1:100", 53)), {0}, "float grid:60:60" + tag, c);
+  }
+  int major = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0), cudaSuccess);
+  const auto g = generated("grid:300:300", "random:1:1000", 54);
+  for (const bool cluster : {true, false}) {
+    sssp::SolverOptions opts;
+    opts.delta = graph::auto_delta(g);
+    opts.narrow_max_arcs = 256;
+    opts.cluster_loop = cluster;
+    sssp::GpuSolver<std::uint32_t> solver(g, opts);
+    const auto got = solver.solve(0, sssp::Strategy::NearFar);
+    expect_distances<std::uint32_t>(graph::dijkstra(g, 0), got.distances, "grid:300:300");
+    if (cluster && major >= 9) {
+      EXPECT_GT(got.rounds_cluster, 0u) << "the cluster regime took no round on sm_" << major;
+    } else {
+      EXPECT_EQ(got.rounds_cluster, 0u);
+    }
   }
 }
 

@@ -2,12 +2,13 @@
 // source, in one process: each configuration (single-block loop on/off, its
 // arc limit, persistent grid on/off, load balancer) solves with each
 // strategy; the table gives the median solve time, the rounds, the split
-// between narrow (single-block) and wide (grid) rounds, and microseconds per
+// between narrow (single-block), cluster and wide (grid) rounds, and microseconds per
 // round. Every result is checked against Dijkstra (graph/verify.hpp: exact
 // for integer weights, 1e-6 relative for float; the "exact" column).
 //
 //   regime_bench [--runs N] [--seed S] [--strategy NAME]... [--narrow-max-arcs A,B,...]
-//                [--configs default,no-narrow,no-persistent] [--wide-blocks-per-sm A,B,...]
+//                [--configs default,no-narrow,no-persistent,no-medium,no-cluster]
+//                [--wide-blocks-per-sm A,B,...]
 //                [--load-balance NAME]
 //                GRAPH...
 // GRAPH: a file (.mtx, .gr, .el; weights from the file, random:1:1000 where
@@ -41,6 +42,7 @@ struct Config {
   std::uint32_t narrow_max_arcs = 0;
   int wide_blocks_per_sm = 0;
   bool medium_grid = true;
+  bool cluster_loop = true;
 };
 
 struct Args {
@@ -76,8 +78,12 @@ Config named_config(const std::string& name) {
     c.medium_grid = false;
     return c;
   }
+  if (name == "no-cluster") {
+    c.cluster_loop = false;
+    return c;
+  }
   throw std::invalid_argument("regime_bench: unknown configuration '" + name +
-                              "' (default, no-narrow, no-persistent, no-medium)");
+                              "' (default, no-narrow, no-persistent, no-medium, no-cluster)");
 }
 
 Args parse(int argc, char** argv) {
@@ -140,8 +146,8 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
   const double delta = graph::auto_delta(g, sssp::choose_delta_c(sssp::measure_shape(g, source)).c);
   std::cout << "\n## " << name << ": " << g.num_vertices << " vertices, " << g.num_arcs() << " arcs, source "
             << source << ", delta " << delta << "\n\n"
-            << "| strategy | config | median ms | rounds | narrow | wide | us/round | vs first | exact |\n"
-            << "|---|---|---:|---:|---:|---:|---:|---:|---|\n";
+            << "| strategy | config | median ms | rounds | narrow | cluster | wide | us/round | vs first | exact |\n"
+            << "|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n";
   for (const auto strategy : a.strategies) {
     double first_ms = 0;
     for (const auto& c : a.configs) {
@@ -153,6 +159,7 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
       opts.narrow_max_arcs = c.narrow_max_arcs;
       opts.wide_blocks_per_sm = c.wide_blocks_per_sm;
       opts.medium_grid = c.medium_grid;
+      opts.cluster_loop = c.cluster_loop;
       sssp::GpuSolver<Weight> solver(g, opts);
       const auto warm = solver.solve(source, strategy);
       bool exact = graph::find_distance_mismatches<Weight>(want, warm.distances, 0).none();
@@ -166,7 +173,7 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
       const double med = graph::median(ms);
       if (first_ms == 0) first_ms = med;
       std::cout << "| " << sssp::to_string(strategy) << " | " << c.name << " | " << std::fixed << std::setprecision(3)
-                << med << " | " << last.iterations << " | " << last.rounds_narrow << " | " << last.rounds_wide << " | "
+                << med << " | " << last.iterations << " | " << last.rounds_narrow << " | " << last.rounds_cluster << " | " << last.rounds_wide << " | "
                 << std::setprecision(2) << (last.iterations ? med * 1000.0 / static_cast<double>(last.iterations) : 0)
                 << " | " << (med > 0 ? first_ms / med : 0) << "x | " << (exact ? "yes" : "NO") << " |\n"
                 << std::flush;
