@@ -665,7 +665,7 @@ inline void throw_loop_error(const LoopState& L) {
 // regime: pre-Hopper devices, or options).
 template <class Policy>
 int cluster_blocks_for(const Workspace<typename Policy::Weight>& ws) {
-  if (!ws.single_block_loop || !ws.cluster_loop) return 0;
+  if (!Policy::kClusterLoop || !ws.single_block_loop || !ws.cluster_loop) return 0;
   int major = 0;
   SSSP_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, ws.device));
   if (major < 9) return 0;

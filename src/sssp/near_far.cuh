@@ -49,6 +49,7 @@ struct NearFarPolicy {
   using Sink = FarPileSink<Codec, Out, IsNear>;
 
   static constexpr bool kHasSplits = true;
+  static constexpr bool kClusterLoop = true;  // runs in the cluster regime (engine.cuh)
 
   template <class Out>
   __device__ static Sink<Out> sink(const EngineContext<Weight>& ctx, const State& view, State* st, const Out& out) {

@@ -27,6 +27,7 @@ struct EndlessPolicy {
   template <class Out>
   using Sink = typename BellmanFordPolicy<Codec>::template Sink<Out>;
   static constexpr bool kHasSplits = true;
+  static constexpr bool kClusterLoop = true;
 
   template <class Out>
   __device__ static Sink<Out> sink(const EngineContext<Weight>&, const State&, State*, const Out& out) {
