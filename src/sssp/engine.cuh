@@ -660,9 +660,28 @@ inline void throw_loop_error(const LoopState& L) {
   throw std::runtime_error("sssp: internal error: the device loop reported error " + std::to_string(L.error));
 }
 
+// A launch of `blocks` blocks as one cluster of that many, with the narrow
+// loop's shared memory. `attribute` must outlive the configuration.
+template <class Codec>
+cudaLaunchConfig_t cluster_launch(int blocks, cudaStream_t stream, cudaLaunchAttribute& attribute) {
+  attribute = cudaLaunchAttribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = static_cast<unsigned>(blocks);
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(blocks));
+  config.blockDim = dim3(kSmallBlock);
+  config.dynamicSmemBytes = sizeof(NarrowShared<Codec>);
+  config.stream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return config;
+}
+
 // Blocks of the cluster regime's cluster: 16 where the device can run such
 // a cluster (a non-portable size on Hopper), else 8, else 0 (no cluster
-// regime: pre-Hopper devices, or options).
+// regime: pre-Hopper devices, policies without it, or options).
 template <class Policy>
 int cluster_blocks_for(const Workspace<typename Policy::Weight>& ws) {
   if (!Policy::kClusterLoop || !ws.single_block_loop || !ws.cluster_loop) return 0;
@@ -670,24 +689,15 @@ int cluster_blocks_for(const Workspace<typename Policy::Weight>& ws) {
   SSSP_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, ws.device));
   if (major < 9) return 0;
   auto kernel = engine_cluster<Policy>;
-  const int smem = static_cast<int>(sizeof(NarrowShared<typename Policy::Codec>));
-  SSSP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  SSSP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(sizeof(NarrowShared<typename Policy::Codec>))));
   SSSP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
   for (const int blocks : {16, 8}) {
-    cudaLaunchConfig_t config{};
-    cudaLaunchAttribute attribute{};
-    attribute.id = cudaLaunchAttributeClusterDimension;
-    attribute.val.clusterDim.x = static_cast<unsigned>(blocks);
-    attribute.val.clusterDim.y = 1;
-    attribute.val.clusterDim.z = 1;
-    config.gridDim = dim3(static_cast<unsigned>(blocks));
-    config.blockDim = dim3(kSmallBlock);
-    config.dynamicSmemBytes = static_cast<std::size_t>(smem);
-    config.attrs = &attribute;
-    config.numAttrs = 1;
+    cudaLaunchAttribute attribute;
+    const cudaLaunchConfig_t config = cluster_launch<typename Policy::Codec>(blocks, ws.stream, attribute);
     int clusters = 0;
     if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) == cudaSuccess && clusters > 0) return blocks;
-    (void)cudaGetLastError();
+    (void)cudaGetLastError();  // a size the device cannot schedule: try the next
   }
   return 0;
 }
@@ -695,18 +705,8 @@ int cluster_blocks_for(const Workspace<typename Policy::Weight>& ws) {
 template <class Policy>
 void launch_cluster(int blocks, cudaStream_t stream, EngineContext<typename Policy::Weight> ctx,
                     typename Policy::State* state, ClusterBand band) {
-  cudaLaunchConfig_t config{};
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = static_cast<unsigned>(blocks);
-  attribute.val.clusterDim.y = 1;
-  attribute.val.clusterDim.z = 1;
-  config.gridDim = dim3(static_cast<unsigned>(blocks));
-  config.blockDim = dim3(kSmallBlock);
-  config.dynamicSmemBytes = sizeof(NarrowShared<typename Policy::Codec>);
-  config.stream = stream;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
+  cudaLaunchAttribute attribute;
+  const cudaLaunchConfig_t config = cluster_launch<typename Policy::Codec>(blocks, stream, attribute);
   SSSP_CUDA_CHECK(cudaLaunchKernelEx(&config, engine_cluster<Policy>, ctx, state, band));
 }
 

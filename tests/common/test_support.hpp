@@ -5,6 +5,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 
@@ -18,6 +20,18 @@ inline std::filesystem::path datasets_dir() {
 }
 
 inline std::filesystem::path fixtures_dir() { return SSSP_FIXTURES_DIR; }
+
+inline bool contains(const std::string& text, const std::string& piece) {
+  return text.find(piece) != std::string::npos;
+}
+
+// A whole file as text ("" when it cannot be read).
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
 
 // Sets an environment variable for one scope.
 class ScopedEnv {

@@ -21,14 +21,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& piece) { return text.find(piece) != std::string::npos; }
+using test_support::contains;
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
+using test_support::read_text;
 
 // 1 -> 2 (7), 2 -> 3 (1), 1 -> 3 (10), 3 -> 4 (2), 5 -> 1 (1): ids 1-based;
 // from 1 vertex 5 is unreachable, from 3 only 3 and 4 are reached.

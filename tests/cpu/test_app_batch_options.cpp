@@ -35,7 +35,7 @@ std::string rejection(std::vector<std::string> args) {
   return "";
 }
 
-bool contains(const std::string& text, const std::string& piece) { return text.find(piece) != std::string::npos; }
+using test_support::contains;
 
 class BatchOptions : public ::testing::Test {
  protected:

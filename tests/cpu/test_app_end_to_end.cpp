@@ -32,7 +32,7 @@ namespace {
 using Result = test_support::SsspRun;
 Result run(const std::vector<std::string>& args) { return test_support::run_sssp(args); }
 
-bool contains(const std::string& text, const std::string& piece) { return text.find(piece) != std::string::npos; }
+using test_support::contains;
 
 // An error is one line "sssp: ..." on stderr.
 void expect_one_error_line(const Result& r) {

@@ -12,6 +12,7 @@
 #include "graph/generators.hpp"
 #include "sssp/auto_strategy.hpp"
 #include "sssp/graph_shape.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -34,7 +35,7 @@ graph::IntCsr path_graph(graph::vertex_id n) {
   return g;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using test_support::contains;
 
 }  // namespace
 

@@ -24,14 +24,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& piece) { return text.find(piece) != std::string::npos; }
+using test_support::contains;
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
+using test_support::read_text;
 
 std::size_t count_lines(const std::string& text) {
   std::size_t lines = 0;
