@@ -156,8 +156,10 @@ class GpuSolver {
   // source runs its narrow loop (one launch for as many sources as fit free
   // memory), and a source whose frontier outgrows its block finishes with
   // the single-source loop. Near-far and bellman-ford; no predecessors.
-  // Throws std::invalid_argument on those and on a bad source, and
-  // std::runtime_error naming bytes needed vs free when one source does not fit.
+  // Throws std::invalid_argument on another strategy, on predecessors asked
+  // for, and on a delta that is not positive and finite; std::out_of_range on
+  // a source that is not a vertex; std::runtime_error naming bytes needed vs
+  // free when one source does not fit.
   BatchSolveResult<Weight> solve_batch(const std::vector<graph::vertex_id>& sources, Strategy strategy,
                                        double delta);
 
