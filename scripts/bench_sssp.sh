@@ -109,21 +109,31 @@ for f in "${balance_files[@]}"; do
 done
 
 rc_all=0
+# run_recorded NAME TOOL STDOUT CMD...: runs CMD with its stderr in NAME.log
+# (and on the terminal) and its stdout in STDOUT, writes NAME.meta.json, and
+# keeps the first failing exit in rc_all (3, results that differ from
+# Dijkstra, without a message: the tool printed them).
+run_recorded() {
+  local name="$1" tool="$2" stdout="$3"
+  shift 3
+  echo "== $name: $*" >&2
+  local t0=$SECONDS rc=0
+  "$@" 2> >(tee "$bench_out/$name.log" >&2) >"$stdout" || rc=$?
+  bench_meta "$bench_out/$name.meta.json" sssp "$mode" "$script_cmd" "$rc" "$((SECONDS - t0))" "$@"
+  echo "== $name: exit $rc after $((SECONDS - t0)) s" >&2
+  if [ "$rc" -ne 0 ]; then
+    [ "$rc_all" -eq 0 ] && rc_all=$rc
+    [ "$rc" -ne 3 ] && echo "bench_sssp.sh: $tool failed (exit $rc); see $bench_out/$name.log" >&2
+  fi
+  return 0
+}
+
 # run NAME ARGS...: one sssp_bench call -> NAME.json, NAME.md, NAME.log, NAME.meta.json
 run() {
   local name="$1"
   shift
-  local cmd=("$bench_bin" "$@" --json "$bench_out/$name.json" --markdown "$bench_out/$name.md" "${extra[@]}")
-  echo "== $name: ${cmd[*]}" >&2
-  local t0=$SECONDS rc=0
-  "${cmd[@]}" 2> >(tee "$bench_out/$name.log" >&2) >/dev/null || rc=$?
-  bench_meta "$bench_out/$name.meta.json" sssp "$mode" "$script_cmd" "$rc" "$((SECONDS - t0))" "${cmd[@]}"
-  echo "== $name: exit $rc after $((SECONDS - t0)) s" >&2
-  if [ "$rc" -ne 0 ]; then
-    [ "$rc_all" -eq 0 ] && rc_all=$rc
-    [ "$rc" -ne 3 ] && echo "bench_sssp.sh: sssp_bench failed (exit $rc); see $bench_out/$name.log" >&2
-  fi
-  return 0
+  run_recorded "$name" sssp_bench /dev/null "$bench_bin" "$@" --json "$bench_out/$name.json" \
+    --markdown "$bench_out/$name.md" "${extra[@]}"
 }
 
 # generate_args SPEC...: --generate SPEC for each
@@ -155,18 +165,8 @@ if want batch && [ "$mode" = full ]; then
   bench_bin="$sssp_bench_bin"
   # run_batch NAME K GRAPH: one concurrent_sources_bench call -> NAME.json, NAME.md, NAME.log, NAME.meta.json
   run_batch() {
-    local name="$1" sources="$2" graph="$3"
-    local cmd=("$batch_bin" --sources "$sources" --solvers 8 --seed 1 --json "$bench_out/$name.json" "$graph")
-    echo "== $name: ${cmd[*]}" >&2
-    local t0=$SECONDS rc=0
-    "${cmd[@]}" 2> >(tee "$bench_out/$name.log" >&2) >"$bench_out/$name.md" || rc=$?
-    bench_meta "$bench_out/$name.meta.json" sssp "$mode" "$script_cmd" "$rc" "$((SECONDS - t0))" "${cmd[@]}"
-    echo "== $name: exit $rc after $((SECONDS - t0)) s" >&2
-    if [ "$rc" -ne 0 ]; then
-      [ "$rc_all" -eq 0 ] && rc_all=$rc
-      [ "$rc" -ne 3 ] && echo "bench_sssp.sh: concurrent_sources_bench failed (exit $rc); see $bench_out/$name.log" >&2
-    fi
-    return 0
+    run_recorded "$1" concurrent_sources_bench "$bench_out/$1.md" \
+      "$batch_bin" --sources "$2" --solvers 8 --seed 1 --json "$bench_out/$1.json" "$3"
   }
   if [ -f "$data/road/DE.gr" ]; then
     run_batch sssp_batch_road 64 "$data/road/DE.gr"
