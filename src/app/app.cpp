@@ -275,6 +275,7 @@ BatchSolveFunction<Weight> Runner<Weight>::make_batch_solver(Algorithm a, double
       BatchOutcome<Weight> outcome;
       outcome.solve_ms = r.solve_ms;
       outcome.sources_per_launch = r.sources_per_launch;
+      outcome.solved_together = r.solved_together;
       outcome.finished_alone = r.finished_alone;
       for (sssp::SolveResult<Weight>& one : r.per_source) outcome.per_source.push_back(gpu_outcome(std::move(one), a, delta));
       return outcome;
@@ -341,7 +342,9 @@ void Runner<Weight>::run_batches(double delta, sssp::GpuSolver<Weight>* gpu, Ref
     batch.calls = static_cast<std::uint32_t>((k + plan_.size - 1) / plan_.size);
     batch.solve_ms.assign(o_.runs, 0.0);
     if (on_gpu) {
-      batch.solver = std::string(to_string(a)) + ", one block per source in shared launches";
+      batch.solver = std::string(to_string(a)) +
+                     ", one block per source in shared launches, those that outgrow it together on copies of the graph";
+      batch.solved_together = 0;
       batch.finished_alone = 0;
       batch.sources_per_launch = 0;
     } else {
@@ -365,6 +368,7 @@ void Runner<Weight>::run_batches(double delta, sssp::GpuSolver<Weight>* gpu, Ref
                                  " results for " + std::to_string(count) + " sources");
       if (outcome.sources_per_launch)
         batch.sources_per_launch = std::max(*batch.sources_per_launch, *outcome.sources_per_launch);
+      if (outcome.solved_together) *batch.solved_together += *outcome.solved_together;
       if (outcome.finished_alone) *batch.finished_alone += *outcome.finished_alone;
       const std::vector<std::vector<Dist>> reference =
           o_.validate ? references(call, cache, keep_references) : std::vector<std::vector<Dist>>{};

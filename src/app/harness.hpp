@@ -42,7 +42,8 @@ struct BatchOutcome {
   std::vector<SolveOutcome<Weight>> per_source;  // in the order of the call's sources
   double solve_ms = 0;                           // the whole call (CUDA events on the GPU)
   std::optional<std::uint32_t> sources_per_launch;  // GPU: sources one launch took
-  std::optional<std::uint32_t> finished_alone;      // GPU: sources that outgrew their block
+  std::optional<std::uint32_t> solved_together;     // GPU: sources that outgrew their block, solved as copies
+  std::optional<std::uint32_t> finished_alone;      // GPU: sources that outgrew their block, solved one by one
 };
 
 template <class Weight>

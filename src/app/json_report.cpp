@@ -168,6 +168,7 @@ json to_json(const AppOptions& options, const RunSummary& run) {
                        {"mteps", b.mteps},
                        {"reached_arcs", b.reached_arcs},
                        {"sources_per_launch", optional_json(b.sources_per_launch)},
+                       {"solved_together", optional_json(b.solved_together)},
                        {"finished_alone", optional_json(b.finished_alone)},
                        {"threads", optional_json(b.threads)},
                        {"validation", {{"checked", b.validated}, {"failed", b.failed}}}});

@@ -35,7 +35,8 @@
 //                "solve_ms": {"median": number, "min": number, "max": number, "runs": [number]}
 //                (all calls together), "per_source_ms": number, "sources_per_second": number,
 //                "mteps": number (all sources), "reached_arcs": int, "sources_per_launch": int|null,
-//                "finished_alone": int|null (GPU), "threads": int|null (CPU),
+//                "solved_together": int|null (GPU), "finished_alone": int|null (GPU),
+//                "threads": int|null (CPU),
 //                "validation": {"checked": int, "failed": int}}],
 //   "auto_strategy": null (auto not asked for) | {"chosen": string, "reason": string (the
 //               report's line), "source": int (measured from), "measure_ms": number|null,

@@ -100,8 +100,10 @@ struct BatchRecord {
   double sources_per_second = 0;   // sources / median batch time
   double mteps = 0;                // graph::mteps(reached_arcs, time.median_ms): all sources together
   // GPU: the most sources one launch took (free memory decides), and how
-  // many sources outgrew their block and finished alone (last timed run).
+  // many sources outgrew their block and were then solved together (copies
+  // of the graph) or finished alone (last timed run).
   std::optional<std::uint32_t> sources_per_launch;
+  std::optional<std::uint32_t> solved_together;
   std::optional<std::uint32_t> finished_alone;
   std::optional<int> threads;      // CPU: threads the batch ran on
   std::uint32_t validated = 0;     // sources checked by --validate

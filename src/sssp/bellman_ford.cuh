@@ -47,11 +47,11 @@ struct BellmanFordPolicy {
 };
 
 template <class Codec, class Balance>
-StrategyStats run_bellman_ford(const Workspace<typename Codec::Weight>& ws, std::uint32_t source) {
+StrategyStats run_bellman_ford(const Workspace<typename Codec::Weight>& ws, FirstFrontier first) {
   using Policy = BellmanFordPolicy<Codec>;
   typename Policy::State init{};
   init.loop = initial_loop(ws);
-  StrategyStats stats = run_engine<Policy, Balance>(ws, source, init, [](const typename Policy::State&) {});
+  StrategyStats stats = run_engine<Policy, Balance>(ws, first, init, [](const typename Policy::State&) {});
   stats.buckets_processed = 0;
   return stats;
 }

@@ -53,6 +53,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "sssp/balance.cuh"
 #include "sssp/cuda_check.cuh"
@@ -630,8 +631,8 @@ __global__ void __launch_bounds__(kSmallBlock) engine_cluster(EngineContext<type
 
 // ---- Host side.
 
-// The loop's initial header: `source` alone in queue[0] (the caller stages
-// it there), stamps from 1.
+// The loop's initial header: one source in queue[0] (run_engine stages the
+// first frontier there and sets its size), stamps from 1.
 template <class Weight>
 LoopState initial_loop(const Workspace<Weight>& ws) {
   LoopState L{};
@@ -791,20 +792,34 @@ StrategyStats continue_engine(const Workspace<typename Policy::Weight>& ws, Paus
   return stats;
 }
 
-// Runs the device loop from `init` with `source` as the first frontier until
+// The first frontier of a solve: one source, or several (the sources of a
+// batch solved together as copies of the graph, each at distance 0).
+struct FirstFrontier {
+  const std::uint32_t* vertices;
+  std::uint32_t count;
+  FirstFrontier(const std::uint32_t& source) : vertices(&source), count(1) {}  // NOLINT: one source converts
+  explicit FirstFrontier(const std::vector<std::uint32_t>& sources)
+      : vertices(sources.data()), count(static_cast<std::uint32_t>(sources.size())) {}
+};
+
+// Runs the device loop from `init` with `first` as the first frontier until
 // the end. `pause` is called whenever the policy asks for the host (its
 // state's loop.paused set) with the state as read back, and must enqueue
 // what resolves it (clearing loop.paused on the device).
 template <class Policy, class Balance, class Pause>
-StrategyStats run_engine(const Workspace<typename Policy::Weight>& ws, std::uint32_t source,
+StrategyStats run_engine(const Workspace<typename Policy::Weight>& ws, FirstFrontier first,
                          const typename Policy::State& init, Pause pause) {
   using State = typename Policy::State;
   static_assert(sizeof(State) <= kStateBytes);
+  if (first.count == 0 || first.count > ws.small_capacity)
+    throw std::logic_error("sssp: the first frontier must hold 1 .. n sources");
   auto* d_state = static_cast<State*>(ws.state);
   auto* h_state = static_cast<State*>(ws.host_state);
   *h_state = init;
-  // Pageable source: the call returns once `source` has been staged.
-  SSSP_CUDA_CHECK(cudaMemcpyAsync(init.loop.queue[0], &source, sizeof source, cudaMemcpyHostToDevice, ws.stream));
+  h_state->loop.count[0] = first.count;
+  // Pageable sources: the call returns once they have been staged.
+  SSSP_CUDA_CHECK(cudaMemcpyAsync(init.loop.queue[0], first.vertices, std::size_t{first.count} * 4,
+                                  cudaMemcpyHostToDevice, ws.stream));
   SSSP_CUDA_CHECK(cudaMemcpyAsync(d_state, h_state, sizeof(State), cudaMemcpyHostToDevice, ws.stream));
   return continue_engine<Policy, Balance>(ws, pause);
 }

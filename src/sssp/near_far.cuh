@@ -86,23 +86,24 @@ struct NearFarPolicy {
                           });
   }
 
-  // The source alone in the near set, threshold delta.
+  // The first frontier (the source, or a batch's sources: all at distance 0)
+  // in the near set, threshold delta.
   static State initial_state(const Workspace<Weight>& ws, typename Codec::Delta delta) {
     State init{};
     init.loop = initial_loop(ws);
     init.far = initial_far_pile(ws, Codec::inf_key());
     init.delta = delta;
-    init.threshold = static_cast<Dist>(delta);  // the source (distance 0) is near
+    init.threshold = static_cast<Dist>(delta);  // sources (distance 0) are near
     init.phases = 1;
     return init;
   }
 };
 
 template <class Codec, class Balance>
-StrategyStats run_near_far(const Workspace<typename Codec::Weight>& ws, std::uint32_t source,
+StrategyStats run_near_far(const Workspace<typename Codec::Weight>& ws, FirstFrontier first,
                            typename Codec::Delta delta) {
   using Policy = NearFarPolicy<Codec>;
-  return run_engine<Policy, Balance>(ws, source, Policy::initial_state(ws, delta), [](const typename Policy::State&) {
+  return run_engine<Policy, Balance>(ws, first, Policy::initial_state(ws, delta), [](const typename Policy::State&) {
     throw std::logic_error("sssp: near-far asked the host for a full split");
   });
 }

@@ -106,6 +106,11 @@ struct BatchSolveResult {
   double solve_ms = 0;                  // CUDA events around every launch of the batch (read-back excluded)
   std::uint32_t sources_per_launch = 0; // sources solved by one launch (fits free memory); the rest follow in more
   std::uint32_t finished_alone = 0;     // sources whose frontier outgrew a block and finished on their own
+  // Sources whose frontier outgrew a block and were then solved together,
+  // as one multi-source solve over copies of the graph (one per source).
+  // They share that solve's rounds (each reports them) and each is charged
+  // an equal share of its relaxations.
+  std::uint32_t solved_together = 0;
 };
 
 // True when a CUDA device can be used; otherwise *why says what is missing.
@@ -154,8 +159,11 @@ class GpuSolver {
   SolveResult<Weight> solve(graph::vertex_id source, Strategy strategy, double delta);
   // Solves every source with this delta in shared launches: one block per
   // source runs its narrow loop (one launch for as many sources as fit free
-  // memory), and a source whose frontier outgrows its block finishes with
-  // the single-source loop. Near-far and bellman-ford; no predecessors.
+  // memory). The sources whose frontier outgrows their block are then solved
+  // together from the start, each in its own copy of the graph (built on the
+  // device and kept between calls, about this solver's memory per copy), or
+  // one at a time with the single-source loop where fewer than two copies
+  // fit. Near-far and bellman-ford; no predecessors.
   // Throws std::invalid_argument on another strategy, on predecessors asked
   // for, and on a delta that is not positive and finite; std::out_of_range on
   // a source that is not a vertex; std::runtime_error naming bytes needed vs

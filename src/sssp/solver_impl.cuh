@@ -14,7 +14,9 @@
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -114,6 +116,45 @@ __global__ void seed_batch_queues(std::uint32_t* queues, std::uint64_t stride, c
     queues[stride * b] = sources[b];
 }
 
+// `copies` disjoint copies of a CSR (n vertices, m arcs) side by side: copy
+// c's vertex v is c * n + v, its arcs those of v shifted by c * m (a batch's
+// sources solved together, each in its copy).
+template <class Weight>
+__global__ void replicate_graph(const std::uint64_t* offsets, const std::uint32_t* targets, const Weight* weights,
+                                std::uint32_t n, std::uint64_t m, std::uint32_t copies, std::uint64_t* out_offsets,
+                                std::uint32_t* out_targets, Weight* out_weights) {
+  const std::uint64_t first = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t e = first; e < m; e += stride) {
+    const std::uint32_t t = targets[e];
+    const Weight w = weights[e];
+    for (std::uint32_t c = 0; c < copies; ++c) {
+      out_targets[c * m + e] = t + c * n;
+      out_weights[c * m + e] = w;
+    }
+  }
+  for (std::uint64_t v = first; v < n; v += stride) {
+    const std::uint64_t o = offsets[v];
+    for (std::uint32_t c = 0; c < copies; ++c) out_offsets[std::uint64_t{c} * n + v] = o + c * m;
+  }
+  if (first == 0) out_offsets[std::uint64_t{copies} * n] = copies * m;
+}
+
+// fn(i) for i in [0, count) on up to one thread per core, rows of a batch's
+// read-back: filling fresh rows costs mostly their pages' first touch, which
+// threads take in parallel. fn must not throw.
+template <class Fn>
+void for_each_in_parallel(std::uint64_t count, Fn fn) {
+  const std::uint64_t threads = std::min<std::uint64_t>(count, std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> helpers;
+  for (std::uint64_t t = 1; t < threads; ++t)
+    helpers.emplace_back([&fn, t, threads, count] {
+      for (std::uint64_t i = t; i < count; i += threads) fn(i);
+    });
+  for (std::uint64_t i = 0; i < count; i += std::max<std::uint64_t>(threads, 1)) fn(i);
+  for (std::thread& h : helpers) h.join();
+}
+
 struct WeightSummary {
   unsigned max_bits;  // largest weight (integer) or its bit pattern (float, non-negative)
   unsigned flags;     // bit 0: some weight is zero; bit 1: some weight is negative, NaN or infinite;
@@ -181,6 +222,7 @@ struct SolverImpl {
   std::uint64_t device_bytes = 0, graph_device_bytes = 0;
   std::uint32_t sm_count = 0;
   double heavy_share = 0;  // arcs leaving vertices of out-degree >= kWarpDegree, over all arcs
+  std::uint64_t heavy_arc_count = 0;  // arcs leaving vertices of out-degree >= kWarpDegree
   LoadBalance load_balance = LoadBalance::ThreeStage;  // resolved
 
   DeviceMemory offsets, targets, weights, labels, stamps_a, stamps_b, pred, big0, big1, small0, small1, far0, far1, keys0,
@@ -189,21 +231,17 @@ struct SolverImpl {
   std::uint64_t batch_bytes = 0;
   PinnedMemory batch_labels;         // solve_batch's read-back of a launch's labels, kept between calls
   std::uint64_t batch_labels_bytes = 0;
+  // solve_batch's sources that outgrow their block are solved together on
+  // this many copies of the graph (kept between calls; empty until needed).
+  std::unique_ptr<SolverImpl> together;
+  std::uint32_t together_copies = 0;
   PinnedMemory host_state;
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
   Workspace<Weight> ws;
 
   SolverImpl(const graph::Csr<Weight>& g, const SolverOptions& opts) : options(opts) {
-    std::string why;
-    if (!gpu_available(&why)) throw std::runtime_error("sssp: no usable GPU: " + why);
-    int devices = 0;
-    SSSP_CUDA_CHECK(cudaGetDeviceCount(&devices));
-    if (options.device < 0 || options.device >= devices)
-      throw std::invalid_argument("sssp: CUDA device " + std::to_string(options.device) + " does not exist (" +
-                                  std::to_string(devices) + " found)");
-    SSSP_CUDA_CHECK(cudaSetDevice(options.device));
-
+    open_device();
     n = g.num_vertices;
     m = g.num_arcs();
     if (g.offsets.size() != static_cast<std::size_t>(n) + 1 || g.offsets.front() != 0 || g.offsets.back() != m ||
@@ -213,6 +251,97 @@ struct SolverImpl {
       throw std::invalid_argument("sssp: the GPU solver handles graphs below 2^30 vertices; this one has " +
                                   std::to_string(n));
 
+    // Degrees: the load balancing's statistic and the small-frontier test's bound.
+    std::uint64_t heavy_arcs = 0, max_degree = 0;
+    for (std::uint32_t v = 0; v < n; ++v) {
+      const std::uint64_t d = g.offsets[v + 1] - g.offsets[v];
+      if (d >= kWarpDegree) heavy_arcs += d;
+      max_degree = std::max(max_degree, d);
+    }
+    allocate(heavy_arcs, max_degree);
+    // ---- Upload (timed: host-to-device transfer only).
+    SSSP_CUDA_CHECK(cudaEventRecord(start, stream));
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(offsets.as<void>(), g.offsets.data(), (static_cast<std::size_t>(n) + 1) * 8,
+                                    cudaMemcpyHostToDevice, stream));
+    if (m > 0) {
+      SSSP_CUDA_CHECK(cudaMemcpyAsync(targets.as<void>(), g.targets.data(), m * 4, cudaMemcpyHostToDevice, stream));
+      SSSP_CUDA_CHECK(
+          cudaMemcpyAsync(weights.as<void>(), g.weights.data(), m * sizeof(Weight), cudaMemcpyHostToDevice, stream));
+    }
+    SSSP_CUDA_CHECK(cudaEventRecord(stop, stream));
+    SSSP_CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    SSSP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    upload_ms = ms;
+
+    // ---- Weights: range, zeros, validity.
+    auto* summary = scratch.as<WeightSummary>();
+    SSSP_CUDA_CHECK(cudaMemsetAsync(summary, 0, sizeof(WeightSummary), stream));
+    if (m > 0 || n > 0) {
+      inspect_graph<Weight><<<grid_for(std::max<std::uint64_t>(m, n), 256, static_cast<int>(sm_count) * 8), 256, 0,
+                              stream>>>(weights.as<Weight>(), targets.as<std::uint32_t>(),
+                                        offsets.as<std::uint64_t>(), n, m, summary);
+      SSSP_CHECK_LAUNCH("inspect_graph");
+    }
+    WeightSummary h{};
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(host_state.as<void>(), summary, sizeof h, cudaMemcpyDeviceToHost, stream));
+    SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+    h = *host_state.as<WeightSummary>();
+    if (h.flags & 2u) throw std::invalid_argument("sssp: the graph has a negative, NaN or infinite weight");
+    if (h.flags & 4u)
+      throw std::invalid_argument("sssp: malformed CSR: an arc's target id is not below the vertex count (" +
+                                  std::to_string(n) + ")");
+    if (h.flags & 8u) throw std::invalid_argument("sssp: malformed CSR: the offsets decrease somewhere");
+    has_zero_weights = (h.flags & 1u) != 0;
+    if constexpr (std::is_same_v<Weight, float>) {
+      packed = true;
+    } else {
+      // Every label is a simple-path length <= (n - 1) * max weight (labels.cuh).
+      const std::uint64_t bound = static_cast<std::uint64_t>(n > 0 ? n - 1 : 0) * h.max_bits;
+      packed = bound < 0xFFFFFFFFull;
+    }
+  }
+
+  // A solver for `copies` disjoint copies of base's graph, built on the
+  // device from base's arrays: copy c's vertex v is vertex c * base.n + v.
+  // A batch's sources solved together are one multi-source solve on it,
+  // each source in its own copy (the rows of its labels are the sources'
+  // distances). The caller checks that it fits (about copies times base's
+  // memory) and that copies * base.n is below the 2^30 vertex limit.
+  SolverImpl(const SolverImpl& base, std::uint32_t copies) : options(base.options) {
+    options.memory_limit_bytes = 0;
+    options.load_balance = base.load_balance;
+    n = base.n * copies;
+    m = base.m * copies;
+    if (options.load_balance == LoadBalance::MergePath && merge_path_arc_bits(n, m) == 0)
+      options.load_balance = LoadBalance::Auto;  // the copies' ids no longer fit merge-path's word
+    open_device();
+    allocate(base.heavy_arc_count * copies, base.ws.graph.max_degree);
+    replicate_graph<Weight><<<grid_for(std::max<std::uint64_t>(base.m, base.n), 256, ws.stream_grid), 256, 0,
+                              stream>>>(base.offsets.as<std::uint64_t>(), base.targets.as<std::uint32_t>(),
+                                        base.weights.as<Weight>(), base.n, base.m, copies,
+                                        offsets.as<std::uint64_t>(), targets.as<std::uint32_t>(), weights.as<Weight>());
+    SSSP_CHECK_LAUNCH("replicate_graph");
+    SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+    packed = base.packed;  // a copy's paths are the base graph's: the same label bound holds
+    has_zero_weights = base.has_zero_weights;
+  }
+
+  void open_device() {
+    std::string why;
+    if (!gpu_available(&why)) throw std::runtime_error("sssp: no usable GPU: " + why);
+    int devices = 0;
+    SSSP_CUDA_CHECK(cudaGetDeviceCount(&devices));
+    if (options.device < 0 || options.device >= devices)
+      throw std::invalid_argument("sssp: CUDA device " + std::to_string(options.device) + " does not exist (" +
+                                  std::to_string(devices) + " found)");
+    SSSP_CUDA_CHECK(cudaSetDevice(options.device));
+  }
+
+  // Every device allocation (estimated and checked against free memory
+  // first), the stream and events, and the workspace over them, for the n
+  // and m already set.
+  void allocate(std::uint64_t heavy_arcs, std::uint64_t max_degree) {
     // ---- Memory estimate, before any allocation.
     const std::uint64_t nn = std::max<std::uint64_t>(n, 1);
     const std::uint64_t big_cap = 2 * nn + 1, small_cap = nn + 1;
@@ -227,13 +356,7 @@ struct SolverImpl {
     }
     // Hub bin of the binned relax: at most one slot per vertex of degree >= kHubDegree.
     const std::uint64_t hub_cap = std::min<std::uint64_t>(nn + 1, m / kHubDegree + 1);
-    // ---- Load balancing (solver.hpp, LoadBalance): decided once per graph.
-    std::uint64_t heavy_arcs = 0, max_degree = 0;
-    for (std::uint32_t v = 0; v < n; ++v) {
-      const std::uint64_t d = g.offsets[v + 1] - g.offsets[v];
-      if (d >= kWarpDegree) heavy_arcs += d;
-      max_degree = std::max(max_degree, d);
-    }
+    heavy_arc_count = heavy_arcs;
     heavy_share = m > 0 ? static_cast<double>(heavy_arcs) / static_cast<double>(m) : 0.0;
     LoadBalance lb = options.load_balance;
     // The hub counter packs count << kHubCountShift | arcs into 64 bits.
@@ -321,51 +444,9 @@ struct SolverImpl {
       if (a.bytes > 0) a.memory->allocate(a.bytes, a.what);
     host_state.allocate(kStateBytes);
 
-    // ---- Upload (timed: host-to-device transfer only).
-    SSSP_CUDA_CHECK(cudaEventRecord(start, stream));
-    SSSP_CUDA_CHECK(cudaMemcpyAsync(offsets.as<void>(), g.offsets.data(), (static_cast<std::size_t>(n) + 1) * 8,
-                                    cudaMemcpyHostToDevice, stream));
-    if (m > 0) {
-      SSSP_CUDA_CHECK(cudaMemcpyAsync(targets.as<void>(), g.targets.data(), m * 4, cudaMemcpyHostToDevice, stream));
-      SSSP_CUDA_CHECK(
-          cudaMemcpyAsync(weights.as<void>(), g.weights.data(), m * sizeof(Weight), cudaMemcpyHostToDevice, stream));
-    }
-    SSSP_CUDA_CHECK(cudaEventRecord(stop, stream));
-    SSSP_CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    SSSP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    upload_ms = ms;
-
     cudaDeviceProp prop{};
     SSSP_CUDA_CHECK(cudaGetDeviceProperties(&prop, options.device));
     sm_count = static_cast<std::uint32_t>(prop.multiProcessorCount);
-
-    // ---- Weights: range, zeros, validity.
-    auto* summary = scratch.as<WeightSummary>();
-    SSSP_CUDA_CHECK(cudaMemsetAsync(summary, 0, sizeof(WeightSummary), stream));
-    if (m > 0 || n > 0) {
-      inspect_graph<Weight><<<grid_for(std::max<std::uint64_t>(m, n), 256, static_cast<int>(sm_count) * 8), 256, 0,
-                              stream>>>(weights.as<Weight>(), targets.as<std::uint32_t>(),
-                                        offsets.as<std::uint64_t>(), n, m, summary);
-      SSSP_CHECK_LAUNCH("inspect_graph");
-    }
-    WeightSummary h{};
-    SSSP_CUDA_CHECK(cudaMemcpyAsync(host_state.as<void>(), summary, sizeof h, cudaMemcpyDeviceToHost, stream));
-    SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
-    h = *host_state.as<WeightSummary>();
-    if (h.flags & 2u) throw std::invalid_argument("sssp: the graph has a negative, NaN or infinite weight");
-    if (h.flags & 4u)
-      throw std::invalid_argument("sssp: malformed CSR: an arc's target id is not below the vertex count (" +
-                                  std::to_string(n) + ")");
-    if (h.flags & 8u) throw std::invalid_argument("sssp: malformed CSR: the offsets decrease somewhere");
-    has_zero_weights = (h.flags & 1u) != 0;
-    if constexpr (std::is_same_v<Weight, float>) {
-      packed = true;
-    } else {
-      // Every label is a simple-path length <= (n - 1) * max weight (labels.cuh).
-      const std::uint64_t bound = static_cast<std::uint64_t>(n > 0 ? n - 1 : 0) * h.max_bits;
-      packed = bound < 0xFFFFFFFFull;
-    }
 
     ws.graph = GraphView<Weight>{offsets.as<std::uint64_t>(), targets.as<std::uint32_t>(), weights.as<Weight>(), n,
                                  max_degree};
@@ -438,6 +519,43 @@ struct SolverImpl {
     if (stream) cudaStreamDestroy(stream);
   }
 
+  std::uint64_t together_bytes() const { return together ? together->device_bytes : 0; }
+
+  // How many sources that outgrew their block to solve together, as copies
+  // of the graph: all `outgrown` of them if they fit free memory (a copy
+  // needs about this solver's memory) and the vertex ids (below 2^30);
+  // 0 when fewer than 2 fit (they finish one at a time).
+  std::uint32_t copies_together(std::size_t outgrown) {
+    if (outgrown < 2) return 0;
+    const std::uint64_t id_fit = ((1ull << 30) - 1) / std::max<std::uint64_t>(n, 1);
+    std::uint64_t copies = std::min<std::uint64_t>(outgrown, id_fit);
+    if (together && together_copies >= copies) return static_cast<std::uint32_t>(copies);
+    std::size_t free_bytes = 0, total_bytes = 0;
+    SSSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    std::uint64_t available = free_bytes + together_bytes();  // a smaller set of copies is replaced
+    if (options.memory_limit_bytes != 0) {
+      const std::uint64_t held = device_bytes + batch_bytes;
+      available = std::min<std::uint64_t>(available, options.memory_limit_bytes > held
+                                                         ? options.memory_limit_bytes - held
+                                                         : 0);
+    }
+    const std::uint64_t headroom = 64ull << 20;
+    copies = std::min<std::uint64_t>(copies, available > headroom ? (available - headroom) / device_bytes : 0);
+    return copies >= 2 ? static_cast<std::uint32_t>(copies) : 0;
+  }
+
+  // The copies of the graph for `copies` sources (at least that many; made
+  // or replaced when there are fewer).
+  SolverImpl& together_solver(std::uint32_t copies) {
+    if (!together || together_copies < copies) {
+      together.reset();
+      together_copies = 0;
+      together = std::make_unique<SolverImpl>(*this, copies);
+      together_copies = copies;
+    }
+    return *together;
+  }
+
   BatchSolveResult<Weight> solve_batch(const std::vector<graph::vertex_id>& sources, Strategy strategy, double delta) {
     for (const graph::vertex_id s : sources)
       if (s >= n)
@@ -472,7 +590,8 @@ struct SolverImpl {
     const std::uint64_t per_source = nn * 8 + 2 * nn * 4 + 4 * qcap * 4 + kStateBytes + 4;
     std::size_t free_bytes = 0, total_bytes = 0;
     SSSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    std::uint64_t available = free_bytes + batch_bytes;  // what this solver holds for batches can be reused
+    // What this solver holds for batches can be reused.
+    std::uint64_t available = free_bytes + batch_bytes + together_bytes();
     if (options.memory_limit_bytes != 0)
       available = std::min<std::uint64_t>(available, options.memory_limit_bytes > device_bytes
                                                          ? options.memory_limit_bytes - device_bytes
@@ -487,6 +606,8 @@ struct SolverImpl {
     const std::uint64_t chunk =
         std::min<std::uint64_t>({fit, static_cast<std::uint64_t>(sources.size()), std::uint64_t{8} * sm_count});
     if (chunk * per_source > batch_bytes) {
+      together.reset();
+      together_copies = 0;
       batch.release();
       batch_bytes = 0;
       batch.allocate(chunk * per_source, "batched sources");
@@ -535,6 +656,65 @@ struct SolverImpl {
         });
       });
     };
+    const auto record = [&](std::size_t index, const StrategyStats& stats, std::uint64_t relaxations) {
+      SolveResult<Weight>& r = out.per_source[index];
+      r.relaxations = relaxations;
+      r.iterations = stats.iterations;
+      r.rounds_narrow = stats.rounds_narrow;
+      r.rounds_cluster = stats.rounds_cluster;
+      r.rounds_wide = stats.iterations - stats.rounds_narrow - stats.rounds_cluster;
+      r.buckets_processed = strategy == Strategy::BellmanFord ? 0 : stats.buckets_processed;
+      r.delta = static_cast<double>(delta);
+    };
+    // Sources of the chunk (indexes b) whose frontier outgrew their block,
+    // solved together as copies of the graph, `copies` at a time; their
+    // label rows are copied back into the chunk's.
+    const auto solve_together = [&](auto policy, std::size_t first, const std::vector<std::uint64_t>& outgrown,
+                                    std::uint32_t copies) {
+      using Policy = decltype(policy);
+      for (std::size_t g0 = 0; g0 < outgrown.size(); g0 += copies) {
+        const auto group = static_cast<std::uint32_t>(std::min<std::size_t>(copies, outgrown.size() - g0));
+        SolverImpl& t = together_solver(copies);
+        std::vector<std::uint32_t> group_sources(group), seeds(group);
+        for (std::uint32_t c = 0; c < group; ++c) {
+          group_sources[c] = sources[first + outgrown[g0 + c]];
+          seeds[c] = c * n + group_sources[c];  // copy c's vertex
+        }
+        // The chunk's ids are free once its launch has ended.
+        SSSP_CUDA_CHECK(cudaMemcpy(ids, group_sources.data(), std::size_t{group} * 4, cudaMemcpyHostToDevice));
+        SSSP_CUDA_CHECK(cudaEventRecord(t.start, t.stream));
+        init_labels_batch<Codec><<<grid_for(group * nn, 256, t.ws.stream_grid), 256, 0, t.stream>>>(t.ws.labels, n,
+                                                                                                 nn, ids, group);
+        SSSP_CHECK_LAUNCH("init_labels_batch");
+        // Only the group's copies are read: the others are not reachable from its sources.
+        SSSP_CUDA_CHECK(cudaMemsetAsync(t.ws.stamps_a, 0, group * nn * 4, t.stream));
+        SSSP_CUDA_CHECK(cudaMemsetAsync(t.ws.stamps_b, 0, group * nn * 4, t.stream));
+        SSSP_CUDA_CHECK(cudaMemsetAsync(t.ws.balance.bins.counters, 0, sizeof(BinCounters), t.stream));
+        t.ws.track_pred = false;
+        const FirstFrontier first_frontier(seeds);
+        const StrategyStats stats = with_balance(t.load_balance, [&](auto balance) {
+          using Balance = decltype(balance);
+          if constexpr (std::is_same_v<Policy, NearFarPolicy<Codec>>) {
+            return run_near_far<Codec, Balance>(t.ws, first_frontier, delta);
+          } else {
+            return run_bellman_ford<Codec, Balance>(t.ws, first_frontier);
+          }
+        });
+        for (std::uint32_t c = 0; c < group; ++c)
+          SSSP_CUDA_CHECK(cudaMemcpyAsync(labels_all + outgrown[g0 + c] * nn, t.ws.labels + c * nn, nn * 8,
+                                          cudaMemcpyDeviceToDevice, t.stream));
+        SSSP_CUDA_CHECK(cudaEventRecord(t.stop, t.stream));
+        SSSP_CUDA_CHECK(cudaEventSynchronize(t.stop));
+        float ms = 0;
+        SSSP_CUDA_CHECK(cudaEventElapsedTime(&ms, t.start, t.stop));
+        out.solve_ms += ms;
+        // The engine counts the solve's relaxations, not each copy's: each
+        // source of the group is charged an equal share.
+        for (std::uint32_t c = 0; c < group; ++c)
+          record(first + outgrown[g0 + c], stats, stats.relaxations / group + (c < stats.relaxations % group ? 1 : 0));
+        out.solved_together += group;
+      }
+    };
     const auto run_chunk = [&](auto policy, std::size_t first, std::uint64_t count) {
       using Policy = decltype(policy);
       using State = typename Policy::State;
@@ -566,47 +746,53 @@ struct SolverImpl {
       SSSP_CUDA_CHECK(cudaMemcpyAsync(host_states.data(), states_all, count * kStateBytes, cudaMemcpyDeviceToHost,
                                       stream));
       SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+      std::vector<std::uint64_t> outgrown;
       for (std::uint64_t b = 0; b < count; ++b) {
         State st;
         std::memcpy(&st, host_states.data() + b * kStateBytes, sizeof st);
         throw_loop_error(st.loop);
-        StrategyStats stats;
         if (st.loop.done) {
+          StrategyStats stats;
           stats.relaxations = st.loop.relaxations;
           stats.iterations = st.loop.iterations;
           stats.rounds_narrow = st.loop.narrow_rounds;
           stats.rounds_cluster = st.loop.cluster_rounds;
           stats.buckets_processed = Policy::phase_count(&st);
+          record(first + b, stats, stats.relaxations);
         } else {
+          outgrown.push_back(b);
+        }
+      }
+      const std::uint32_t copies = copies_together(outgrown.size());
+      if (copies < 2) {
+        for (const std::uint64_t b : outgrown) {
           Workspace<Weight> w = workspace_of(b);
           w.host_state = host_state.as<void>();
-          stats = finish_alone(w, policy);
+          const StrategyStats stats = finish_alone(w, policy);
+          record(first + b, stats, stats.relaxations);
           ++out.finished_alone;
         }
-        SolveResult<Weight>& r = out.per_source[first + b];
-        r.relaxations = stats.relaxations;
-        r.iterations = stats.iterations;
-        r.rounds_narrow = stats.rounds_narrow;
-        r.rounds_cluster = stats.rounds_cluster;
-        r.rounds_wide = stats.iterations - stats.rounds_narrow - stats.rounds_cluster;
-        r.buckets_processed = strategy == Strategy::BellmanFord ? 0 : stats.buckets_processed;
-        r.delta = static_cast<double>(delta);
       }
       SSSP_CUDA_CHECK(cudaEventRecord(stop, stream));
       SSSP_CUDA_CHECK(cudaEventSynchronize(stop));
       float ms = 0;
       SSSP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
       out.solve_ms += ms;
+      if (copies >= 2) solve_together(policy, first, outgrown, copies);
       for (std::uint64_t b0 = 0; b0 < count; b0 += sources_per_copy) {
         const std::uint64_t copied = std::min(sources_per_copy, count - b0);
         SSSP_CUDA_CHECK(cudaMemcpyAsync(batch_labels.as<label_t>(), labels_all + b0 * nn, copied * nn * 8,
                                         cudaMemcpyDeviceToHost, stream));
         SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
-        for (std::uint64_t b = 0; b < copied; ++b) {
+        // Reserved here, filled on several threads (the rows' first touch
+        // dominates the read-back, and threads take it in parallel).
+        for (std::uint64_t b = 0; b < copied; ++b) out.per_source[first + b0 + b].distances.reserve(n);
+        for_each_in_parallel(copied, [&](std::uint64_t b) {
           auto& d = out.per_source[first + b0 + b].distances;
           d.resize(n);
-          for (std::uint32_t v = 0; v < n; ++v) d[v] = Codec::host_distance(host_labels[b * nn + v]);
-        }
+          const label_t* row = host_labels + b * nn;
+          for (std::uint32_t v = 0; v < n; ++v) d[v] = Codec::host_distance(row[v]);
+        });
       }
     };
     SSSP_CUDA_CHECK(cudaMemsetAsync(ws.balance.bins.counters, 0, sizeof(BinCounters), stream));

@@ -142,6 +142,8 @@ TEST_F(AppBatchEndToEnd, JsonHoldsEachSourceAndTheBatch) {
   EXPECT_TRUE(contains(b["solver"].get<std::string>(), "dijkstra, one source per thread"));
   EXPECT_GT(b["sources_per_second"].get<double>(), 0);
   EXPECT_TRUE(b["sources_per_launch"].is_null());
+  EXPECT_TRUE(b["solved_together"].is_null());
+  EXPECT_TRUE(b["finished_alone"].is_null());
   EXPECT_EQ(b["validation"]["checked"], 3);
   EXPECT_EQ(b["validation"]["failed"], 0);
   // 1 reaches 4 vertices (arcs out of them: 4), 5 all 5 (5), 3 two (1).

@@ -68,7 +68,7 @@ class AppBatchGpu : public ::testing::Test {
 TEST_F(AppBatchGpu, BatchAutoWritesWhatOneSourceAtATimeWrites) {
   SKIP_IF_NO_GPU();
   // A grid (every source stays in its block) and an R-MAT graph (sources
-  // outgrow their block and finish alone), both batchable strategies.
+  // outgrow their block and are solved together), both batchable strategies.
   for (const std::string spec : {"grid:40:50", "rmat:12:8"}) {
     for (const std::string strategy : {"near-far", "bellman-ford"}) {
       SCOPED_TRACE(spec + " " + strategy);
@@ -81,6 +81,8 @@ TEST_F(AppBatchGpu, BatchAutoWritesWhatOneSourceAtATimeWrites) {
       EXPECT_EQ(j["batches"][0]["calls"], 1);
       EXPECT_GE(j["batches"][0]["sources_per_launch"].get<int>(), 1);
       EXPECT_TRUE(j["batches"][0]["finished_alone"].is_number());
+      EXPECT_TRUE(j["batches"][0]["solved_together"].is_number());
+      if (spec == "rmat:12:8") EXPECT_GE(j["batches"][0]["solved_together"].get<int>(), 2);
       const std::string one_by_one = distances(spec, "gpu", strategy, "1", "24", "one.dist");
       EXPECT_EQ(batched, one_by_one);
       EXPECT_EQ(count_lines(batched), 1u + (spec == "grid:40:50" ? 2000u : 4096u));

@@ -1,6 +1,7 @@
 // GpuSolver::solve_batch: many sources in shared launches (a block per
 // source) must give each source exactly Dijkstra's distances, whether the
-// source finishes in its block or outgrows it and finishes alone; with
+// source finishes in its block or outgrows it and is solved together with
+// the others that did (copies of the graph) or alone; with
 // repeated sources, sources without out-arcs, more sources than one launch
 // takes, float weights, and every regime option.
 #include <gtest/gtest.h>
@@ -23,15 +24,21 @@ graph::IntCsr generated(const std::string& spec, std::uint64_t seed) {
   return graph::generate(graph::GeneratorSpec::parse(spec), graph::WeightRule::parse("random:1:1000", seed), seed);
 }
 
-// Returns how many sources finished alone (outgrew their block).
+struct Outgrown {
+  std::uint32_t alone = 0, together = 0;
+};
+
+// Checks one solve_batch call on `solver`; returns how the sources that
+// outgrew their block were finished.
 template <class Weight>
-std::uint32_t expect_batch_exact(const graph::Csr<Weight>& g, const std::vector<graph::vertex_id>& sources,
-                                 const sssp::SolverOptions& options, sssp::Strategy strategy,
-                                 const std::string& what) {
-  sssp::GpuSolver<Weight> solver(g, options);
+Outgrown expect_batch_exact(sssp::GpuSolver<Weight>& solver, const graph::Csr<Weight>& g,
+                            const std::vector<graph::vertex_id>& sources, sssp::Strategy strategy,
+                            const std::string& what) {
   const auto r = solver.solve_batch(sources, strategy, graph::auto_delta(g, 64));
   EXPECT_EQ(r.per_source.size(), sources.size()) << what;
-  if (r.per_source.size() != sources.size()) return ~0u;
+  if (r.per_source.size() != sources.size()) return {~0u, ~0u};
+  EXPECT_LE(r.finished_alone + r.solved_together, sources.size()) << what;
+  EXPECT_NE(r.solved_together, 1u) << what << ": a source solved 'together' with no other";
   EXPECT_GE(r.sources_per_launch, 1u) << what;
   for (std::size_t i = 0; i < sources.size(); ++i) {
     const auto want = graph::dijkstra(g, sources[i]);
@@ -40,7 +47,16 @@ std::uint32_t expect_batch_exact(const graph::Csr<Weight>& g, const std::vector<
                             << "): " << bad.count << " wrong distances";
     if (g.out_degree(sources[i]) > 0) EXPECT_GT(r.per_source[i].iterations, 0u) << what;
   }
-  return r.finished_alone;
+  return {r.finished_alone, r.solved_together};
+}
+
+// The same on a solver of its own; returns how many sources finished alone.
+template <class Weight>
+std::uint32_t expect_batch_exact(const graph::Csr<Weight>& g, const std::vector<graph::vertex_id>& sources,
+                                 const sssp::SolverOptions& options, sssp::Strategy strategy,
+                                 const std::string& what) {
+  sssp::GpuSolver<Weight> solver(g, options);
+  return expect_batch_exact(solver, g, sources, strategy, what).alone;
 }
 
 std::vector<graph::vertex_id> random_sources(graph::vertex_id n, std::size_t k, std::uint64_t seed) {
@@ -65,22 +81,68 @@ TEST(SsspBatch, RoadLikeGridsStayInTheirBlocks) {
   EXPECT_EQ(expect_batch_exact(g, many, sssp::SolverOptions{}, sssp::Strategy::NearFar, "grid 40x60, 60 sources"), 0u);
 }
 
-TEST(SsspBatch, SourcesThatOutgrowTheirBlockFinishAlone) {
-  SKIP_IF_NO_GPU();
-  // R-MAT frontiers pass the narrow loop's limits within a few rounds.
-  const auto g = generated("rmat:13:16", 7);
+// R-MAT frontiers pass the narrow loop's limits within a few rounds: twelve
+// sources with out-arcs, one twice, and R-MAT's last vertex (likely none).
+std::vector<graph::vertex_id> rmat_sources(const graph::IntCsr& g) {
   std::vector<graph::vertex_id> sources;
   for (graph::vertex_id v = 0; sources.size() < 12 && v < g.num_vertices; ++v)
     if (g.out_degree(v) > 0) sources.push_back(v);
-  sources.push_back(g.num_vertices - 1);  // likely no out-arcs in R-MAT's tail
+  sources.push_back(sources[3]);
+  sources.push_back(g.num_vertices - 1);
+  return sources;
+}
+
+TEST(SsspBatch, SourcesThatOutgrowTheirBlockAreSolvedTogether) {
+  SKIP_IF_NO_GPU();
+  const auto g = generated("rmat:13:16", 7);
+  const auto sources = rmat_sources(g);
   for (const auto strategy : {sssp::Strategy::NearFar, sssp::Strategy::BellmanFord}) {
-    (void)expect_batch_exact(g, sources, sssp::SolverOptions{}, strategy, "rmat:13:16");
+    const std::string name = sssp::to_string(strategy);
     sssp::SolverOptions few_arcs;
-    few_arcs.narrow_max_arcs = 64;  // hand over early: most sources finish alone
-    EXPECT_GT(expect_batch_exact(g, sources, few_arcs, strategy, "rmat:13:16, narrow_max_arcs 64"), 0u);
+    few_arcs.narrow_max_arcs = 64;  // hand over early: every source with out-arcs outgrows its block
     sssp::SolverOptions per_step;
     per_step.persistent_grid = false;
-    (void)expect_batch_exact(g, sources, per_step, strategy, "rmat:13:16, per-step launches");
+    for (const auto& [options, what] : {std::pair{sssp::SolverOptions{}, "rmat:13:16"},
+                                        std::pair{few_arcs, "rmat:13:16, narrow_max_arcs 64"},
+                                        std::pair{per_step, "rmat:13:16, per-step launches"}}) {
+      sssp::GpuSolver<std::uint32_t> solver(g, options);
+      const Outgrown o = expect_batch_exact(solver, g, sources, strategy, what);
+      EXPECT_EQ(o.alone, 0u) << what << ", " << name << ": memory for every copy, none should finish alone";
+      EXPECT_GE(o.together, 2u) << what << ", " << name;
+      // The copies are kept: fewer sources use the first ones (labels of the
+      // others left from the call before), then all again.
+      const std::vector<graph::vertex_id> three(sources.begin() + 5, sources.begin() + 8);
+      (void)expect_batch_exact(solver, g, three, strategy, std::string(what) + ", 3 sources after 14");
+      (void)expect_batch_exact(solver, g, sources, strategy, std::string(what) + ", 14 sources again");
+    }
+  }
+}
+
+TEST(SsspBatch, CopiesTogetherAreLimitedByMemory) {
+  SKIP_IF_NO_GPU();
+  const auto g = generated("rmat:13:16", 7);
+  const auto sources = rmat_sources(g);
+  sssp::SolverOptions few_arcs;
+  few_arcs.narrow_max_arcs = 64;
+  const std::uint64_t solver_bytes = sssp::GpuSolver<std::uint32_t>(g, few_arcs).device_bytes();
+  const std::uint64_t headroom = 64ull << 20;
+  // A launch's arrays for every source (as solve_batch sizes them), then
+  // room for `copies` and a half copies of the graph beyond them.
+  const std::uint64_t batch_bytes = sources.size() * (32ull * g.num_vertices + 4096 + 4 + 16 + 64);
+  for (const double copies : {3.5, 1.5}) {
+    sssp::SolverOptions options = few_arcs;
+    options.memory_limit_bytes =
+        solver_bytes + headroom + batch_bytes + static_cast<std::uint64_t>(copies * static_cast<double>(solver_bytes));
+    sssp::GpuSolver<std::uint32_t> solver(g, options);
+    const std::string what = "rmat:13:16, memory for " + std::to_string(copies) + " copies";
+    const Outgrown o = expect_batch_exact(solver, g, sources, sssp::Strategy::NearFar, what);
+    if (copies > 2) {
+      EXPECT_EQ(o.alone, 0u) << what;  // groups of three copies
+      EXPECT_GE(o.together, 4u) << what;
+    } else {
+      EXPECT_EQ(o.together, 0u) << what;  // one copy fits: each finishes alone
+      EXPECT_GE(o.alone, 2u) << what;
+    }
   }
 }
 

@@ -3,7 +3,9 @@
 // against solving them together? K sources of one graph are solved
 //   sequential  by one GpuSolver, one after another;
 //   batched     by one GpuSolver::solve_batch (a block per source in shared
-//               launches; sources that outgrow their block finish alone);
+//               launches; sources that outgrow their block are solved
+//               together on copies of the graph): a first call (it builds
+//               the copies), then the median of three;
 //   concurrent  by S GpuSolvers (each its own stream and copy of the graph),
 //               each driven by its own host thread, K / S sources apiece;
 //   cpu batch   by graph::dijkstra_batch on every core (one source per
@@ -143,14 +145,26 @@ json bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
   double gpu_batch_ms = 0;
   {
     sssp::GpuSolver<Weight> solver(g, opts);
-    (void)solver.solve_batch(sources, strategy, opts.delta);  // warm-up (and the batch arrays)
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto r = solver.solve_batch(sources, strategy, opts.delta);
-    const double batch_ms = wall_ms_since(t0);
+    // The first call allocates the batch arrays and builds the copies of
+    // the graph that later calls reuse: reported on its own.
+    auto t0 = std::chrono::steady_clock::now();
+    (void)solver.solve_batch(sources, strategy, opts.delta);
+    const double first_ms = wall_ms_since(t0);
+    std::vector<double> walls;
+    sssp::BatchSolveResult<Weight> r;
+    for (int run = 0; run < 3; ++run) {
+      t0 = std::chrono::steady_clock::now();
+      r = solver.solve_batch(sources, strategy, opts.delta);
+      walls.push_back(wall_ms_since(t0));
+    }
+    std::sort(walls.begin(), walls.end());
+    const double batch_ms = walls[1];
     bool exact = true;
     for (std::size_t i = 0; i < sources.size(); ++i)
       exact = exact && graph::find_distance_mismatches<Weight>(want[i], r.per_source[i].distances, 0).none();
-    std::cout << "| batched (" << r.sources_per_launch << " per launch, " << r.finished_alone << " alone) | 1 | "
+    std::cout << "| batched (" << r.sources_per_launch << " per launch, " << r.solved_together << " together, "
+              << r.finished_alone << " alone; first call " << std::fixed << std::setprecision(3) << first_ms
+              << " ms) | 1 | "
               << std::fixed << std::setprecision(3) << batch_ms << " | " << r.solve_ms << " | "
               << batch_ms / static_cast<double>(sources.size()) << " | " << std::setprecision(2)
               << sequential_ms / batch_ms << "x | " << (exact ? "yes" : "NO") << " |\n"
@@ -159,7 +173,10 @@ json bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
     record["batched"] = {{"wall_ms", batch_ms},
                          {"solve_ms", r.solve_ms},
                          {"sources_per_launch", r.sources_per_launch},
+                         {"solved_together", r.solved_together},
                          {"finished_alone", r.finished_alone},
+                         {"first_call_wall_ms", first_ms},
+                         {"wall_runs", walls},
                          {"exact", exact}};
   }
 
