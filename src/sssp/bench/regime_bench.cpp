@@ -3,11 +3,12 @@
 // arc limit, persistent grid on/off, load balancer) solves with each
 // strategy; the table gives the median solve time, the rounds, the split
 // between narrow (single-block), cluster and wide (grid) rounds, and microseconds per
-// round. Every result is checked against Dijkstra (graph/verify.hpp: exact
+// round, and the work ratio (arcs relaxed over arcs). Every result is checked against Dijkstra (graph/verify.hpp: exact
 // for integer weights, 1e-6 relative for float; the "exact" column).
 //
 //   regime_bench [--runs N] [--seed S] [--strategy NAME]... [--narrow-max-arcs A,B,...]
 //                [--configs default,no-narrow,no-persistent,no-medium,no-cluster]
+//                [--delta-factors F,F,...]
 //                [--wide-blocks-per-sm A,B,...]
 //                [--load-balance NAME]
 //                GRAPH...
@@ -43,6 +44,7 @@ struct Config {
   int wide_blocks_per_sm = 0;
   bool medium_grid = true;
   bool cluster_loop = true;
+  double delta_factor = 1;  // times the auto delta
 };
 
 struct Args {
@@ -50,6 +52,7 @@ struct Args {
   std::uint64_t seed = 1;
   std::vector<sssp::Strategy> strategies;
   std::vector<Config> configs;
+  std::vector<double> delta_factors;  // every configuration at each (times the auto delta)
   sssp::LoadBalance load_balance = sssp::LoadBalance::Auto;
   std::vector<std::string> graphs;
 };
@@ -116,6 +119,8 @@ Args parse(int argc, char** argv) {
         c.name = "wide " + s + "/SM";
         a.configs.push_back(c);
       }
+    } else if (arg == "--delta-factors") {
+      for (const auto& s : split_commas(value())) a.delta_factors.push_back(std::strtod(s.c_str(), nullptr));
     } else if (arg == "--load-balance") {
       a.load_balance = sssp::parse_load_balance(value());
     } else if (arg == "--help" || arg == "-h") {
@@ -130,6 +135,20 @@ Args parse(int argc, char** argv) {
   }
   if (a.strategies.empty()) a.strategies = sssp::all_strategies();
   if (a.configs.empty()) a.configs.push_back(named_config("default"));
+  if (!a.delta_factors.empty()) {
+    std::vector<Config> each;
+    for (const double f : a.delta_factors) {
+      if (!(f > 0)) throw std::invalid_argument("regime_bench: --delta-factors takes positive numbers");
+      for (Config c : a.configs) {
+        c.delta_factor = f;
+        std::ostringstream name;
+        name << c.name << ", delta x" << f;
+        c.name = name.str();
+        each.push_back(c);
+      }
+    }
+    a.configs = each;
+  }
   return a;
 }
 
@@ -146,13 +165,13 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
   const double delta = graph::auto_delta(g, sssp::choose_delta_c(sssp::measure_shape(g, source)).c);
   std::cout << "\n## " << name << ": " << g.num_vertices << " vertices, " << g.num_arcs() << " arcs, source "
             << source << ", delta " << delta << "\n\n"
-            << "| strategy | config | median ms | rounds | narrow | cluster | wide | us/round | vs first | exact |\n"
-            << "|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n";
+            << "| strategy | config | median ms | rounds | narrow | cluster | wide | us/round | vs first | work ratio | exact |\n"
+            << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
   for (const auto strategy : a.strategies) {
     double first_ms = 0;
     for (const auto& c : a.configs) {
       sssp::SolverOptions opts;
-      opts.delta = delta;
+      opts.delta = delta * c.delta_factor;
       opts.load_balance = a.load_balance;
       opts.single_block_loop = c.single_block_loop;
       opts.persistent_grid = c.persistent_grid;
@@ -175,7 +194,9 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
       std::cout << "| " << sssp::to_string(strategy) << " | " << c.name << " | " << std::fixed << std::setprecision(3)
                 << med << " | " << last.iterations << " | " << last.rounds_narrow << " | " << last.rounds_cluster << " | " << last.rounds_wide << " | "
                 << std::setprecision(2) << (last.iterations ? med * 1000.0 / static_cast<double>(last.iterations) : 0)
-                << " | " << (med > 0 ? first_ms / med : 0) << "x | " << (exact ? "yes" : "NO") << " |\n"
+                << " | " << (med > 0 ? first_ms / med : 0) << "x | "
+                << (g.num_arcs() ? static_cast<double>(last.relaxations) / static_cast<double>(g.num_arcs()) : 0) << " | "
+                << (exact ? "yes" : "NO") << " |\n"
                 << std::flush;
     }
   }
