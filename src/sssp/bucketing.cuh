@@ -84,12 +84,11 @@ struct BucketingPolicy {
   using Sink = FarPileSink<Codec, Out, IsNear>;
 
   static constexpr bool kHasSplits = true;
-  // Not in the cluster regime: sssp_stress found wrong distances with it
-  // (tiny delta, frontiers moving between the regimes; e.g. --only-seed
-  // 10912408466944457024), not yet explained. Bucketing drops far-pile
-  // entries below its window as stale, so it depends on the far pile's
-  // tracked minimum where near-far does not.
-  static constexpr bool kClusterLoop = false;
+  // In the cluster regime too. Bucketing drops far-pile entries below its
+  // window as stale, so unlike near-far it depends on the far pile's tracked
+  // minimum being exact, also where the cluster's blocks lower it through
+  // distributed shared memory (far_pile.cuh, atomic_min_by_cas).
+  static constexpr bool kClusterLoop = true;
 
   template <class Out>
   __device__ static Sink<Out> sink(const EngineContext<Weight>& ctx, const State& view, State* st, const Out& out) {

@@ -46,10 +46,24 @@ __device__ __forceinline__ QueueAppender far_appender(const FarPile& view, FarPi
   return QueueAppender{view.items[view.parity], &f->count, view.capacity, stamps, view.epoch, overflow};
 }
 
+// Lowers *p to k, by compare-and-swap. Not atomicMin: the far pile's state
+// may sit in another block's shared memory (the cluster regime reaches block
+// 0's through distributed shared memory), and a 64-bit atomicMin there, from
+// a generic address, lost updates on sm_90 with CUDA 13.0 (the bucketing
+// strategies then skipped windows: wrong distances; a compare-and-swap loop
+// on the same address did not; tests/gpu/test_cluster_atomics.cu).
+__device__ __forceinline__ void atomic_min_by_cas(unsigned long long* p, unsigned long long k) {
+  unsigned long long cur = volatile_load(p);
+  while (k < cur) {
+    const unsigned long long seen = atomicCAS(p, cur, k);
+    if (seen == cur) break;
+    cur = seen;
+  }
+}
+
 template <class Codec>
 __device__ __forceinline__ void note_far(FarPile* f, typename Codec::Dist d) {
-  const unsigned long long k = Codec::key(d);
-  if (k < volatile_load(&f->min_key)) atomicMin(&f->min_key, k);
+  atomic_min_by_cas(&f->min_key, Codec::key(d));
 }
 
 // A round's sink: improved vertices that IsNear calls near go to the output

@@ -312,6 +312,18 @@ TEST(SsspRandomGraphs, ClusterRegime) {
     check_all(generated("grid:120:90", "random:1:1000", 51), {0, 5000}, "grid:120:90" + tag, c);
     check_all(generated("urand:20000:12", "random:0:50", 52), {3}, "urand:20000:12" + tag, c);
     check_all(to_float(generated("grid:60:60", "random:1:100", 53)), {0}, "float grid:60:60" + tag, c);
+    // Tiny delta, five buckets, every round past one arc handed on, no
+    // medium grid: many windows pass through the cluster, and the bucketing
+    // strategies depend on the far pile's minimum that its blocks lower
+    // remotely (the shape sssp_stress found wrong before that minimum was
+    // taken by compare-and-swap).
+    Case tiny = c;
+    tiny.delta = 0.13;
+    tiny.buckets = 5;
+    tiny.narrow_max_arcs = 1;
+    tiny.medium_grid = false;
+    const auto small = to_float(generated("grid:11:40", "random:1:10", 55));
+    check_all(small, {19, 300}, "float grid:11:40 tiny delta" + tag, tiny);
   }
   int major = 0;
   ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0), cudaSuccess);
