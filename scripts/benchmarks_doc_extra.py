@@ -116,7 +116,9 @@ def load_balance_rows(data):
     """Rows {graph, strategy, load_balance, median_ms, mteps} from sssp_bench's JSON
     (bench_sssp.sh's balance part) or from the older hand-made list of such rows."""
     if isinstance(data, dict):
-        return [{"graph": r["graph"], "strategy": r["method"], "load_balance": r["load_balance"],
+        # sssp_bench names a method with its balancer ("near-far [binned]"):
+        # the table's rows are the strategy, its columns the balancers.
+        return [{"graph": r["graph"], "strategy": r["method"].split(" [")[0], "load_balance": r["load_balance"],
                  "median_ms": r["median_ms"], "mteps": r["mteps"], "heavy": r.get("heavy_arc_share")}
                 for r in data.get("rows", []) if r.get("load_balance") and not r["method"].startswith("cpu")]
     return data
