@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "app/app.hpp"
 #include "app/bench_options.hpp"
 #include "app/options.hpp"
@@ -85,7 +87,8 @@ struct OptionCase {
 // A file naming one source (vertex 7), for --sources.
 const char* one_source_file() {
   static const std::string path = [] {
-    const std::string p = ::testing::TempDir() + "common_options_sources.txt";
+    // Named by process: the suite may run in several checkouts at once.
+    const std::string p = ::testing::TempDir() + "common_options_sources_" + std::to_string(::getpid()) + ".txt";
     std::ofstream(p) << "# one source\n\n 7 \n";
     return p;
   }();

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "cli/common_options.hpp"
 #include "cpu_sssp_bench_options.hpp"
 
@@ -298,19 +300,21 @@ TEST(CpuBenchOptions, ItsDefaultsSweepAndLimits) {
 
 TEST(CommonOptions, SourcesFromAFile) {
   const FrontEnd fe = every_option();
-  const std::string path = ::testing::TempDir() + "cli_sources.txt";
+  // Named by process: the suite may run in several checkouts at once.
+  const std::string tag = "_" + std::to_string(::getpid()) + ".txt";
+  const std::string path = ::testing::TempDir() + "cli_sources" + tag;
   std::ofstream(path) << "# depots\n3\n\n  17\t\n# customers\n5\n3\n";
   const CommonOptions o = parse(fe, {"--sources", path.c_str()});
   EXPECT_EQ(o.sources, (std::vector<std::uint64_t>{3, 17, 5, 3}));  // in file order, repeats kept
   EXPECT_EQ(o.sources_file, path);
 
-  const std::string bad = ::testing::TempDir() + "cli_sources_bad.txt";
+  const std::string bad = ::testing::TempDir() + "cli_sources_bad" + tag;
   std::ofstream(bad) << "3\n4 5\n";
   EXPECT_EQ(rejection(fe, {"--sources", bad.c_str()}), bad + ":2: '4 5' is not a vertex id (--sources)");
-  const std::string negative = ::testing::TempDir() + "cli_sources_negative.txt";
+  const std::string negative = ::testing::TempDir() + "cli_sources_negative" + tag;
   std::ofstream(negative) << "# fine\n-1\n";
   EXPECT_EQ(rejection(fe, {"--sources", negative.c_str()}), negative + ":2: '-1' is not a vertex id (--sources)");
-  const std::string empty = ::testing::TempDir() + "cli_sources_empty.txt";
+  const std::string empty = ::testing::TempDir() + "cli_sources_empty" + tag;
   std::ofstream(empty) << "# nothing\n\n";
   EXPECT_EQ(rejection(fe, {"--sources", empty.c_str()}), "--sources: " + empty + " names no source");
   EXPECT_EQ(rejection(fe, {"--sources", "/nonexistent/cli_sources.txt"}),
