@@ -557,11 +557,18 @@ __global__ void __launch_bounds__(kSmallBlock) engine_cluster(EngineContext<type
     if (tid == 0) part[p ^ 1] = 0;  // nobody reads it this round; appends come after the barrier below
     __syncthreads();
     const auto sink = Policy::sink(ctx, view, st, SharedQueueAppender{sh.queue[p ^ 1], &part[p ^ 1], &st->loop.overflow});
-    const unsigned long long arcs_before = arcs;
-    if (!narrow_relax<Codec>(ctx.graph, ctx.labels, cur, mine, kNarrowMaxArcs, ctx.track_pred, sink, sh, &arcs)) {
-      if (tid == 0) stuck = 1;
-    } else if (tid == 0 && arcs != arcs_before) {
-      atomicAdd(&st->loop.relaxations, arcs - arcs_before);
+    // `arcs` is thread 0's (narrow_relax adds to it after its last barrier):
+    // only thread 0 reads it (racecheck flagged the other threads' reads).
+    unsigned long long arcs_before = 0;
+    if (tid == 0) arcs_before = arcs;
+    const bool relaxed =
+        narrow_relax<Codec>(ctx.graph, ctx.labels, cur, mine, kNarrowMaxArcs, ctx.track_pred, sink, sh, &arcs);
+    if (tid == 0) {
+      if (!relaxed) {
+        stuck = 1;
+      } else if (arcs != arcs_before) {
+        atomicAdd(&st->loop.relaxations, arcs - arcs_before);
+      }
     }
     cluster.sync();  // every block's output, counters and atomics are done; nobody reads queue[p] any more
     parts = read_parts(p ^ 1);
