@@ -462,16 +462,16 @@ TEST(AutoDeltaCpu, PositiveAndFiniteOnEdgeCases) {
 
 TEST(AutoDeltaCpu, FollowsItsRule) {
   constexpr double kC = 0.85;  // the rule's c (graph/reference.hpp)
-  // Hub-free, mean degree >= 8: delta = kC * mean w / mean degree, the
+  // Hub-free, mean degree >= 8: delta = 4 * kC * mean w / mean degree, the
   // mean degree taken over vertices with arcs. Complete digraph on 10
   // vertices (degree 9), 50 arcs of weight 1 and 40 of 1000 (mean 445):
-  // kC * 445 / 9.
+  // 4 * kC * 445 / 9.
   std::vector<std::tuple<vertex_id, vertex_id, std::uint32_t>> complete;
   for (vertex_id u = 0; u < 10; ++u)
     for (vertex_id v = 0; v < 10; ++v)
       if (u != v) complete.emplace_back(u, v, (u + v) % 2 ? 1u : 1000u);
   const auto dense = from_arcs<std::uint32_t>(10, complete);
-  EXPECT_NEAR(auto_delta_cpu(dense), kC * 445 / 9.0, 1e-9);
+  EXPECT_NEAR(auto_delta_cpu(dense), 4 * kC * 445 / 9.0, 1e-9);
   // Isolated vertices change nothing.
   EXPECT_DOUBLE_EQ(auto_delta_cpu(from_arcs<std::uint32_t>(1000, complete)), auto_delta_cpu(dense));
 
@@ -502,8 +502,28 @@ TEST(AutoDeltaCpu, FollowsItsRule) {
     star.emplace_back(leaf, 0, 999u);
   }
   EXPECT_NEAR(auto_delta_cpu(from_arcs<std::uint32_t>(51, star)), kC * 500 / (100.0 / 51), 1e-9);
+  // A large graph with an extreme degree spread (an undirected star with
+  // 2^20 leaves: 2^21 arcs, degree cv about 512; weights 2 out and 998 back,
+  // mean 500) is narrowed by half: kC / 2 * 500 / (2^21 / (2^20 + 1)). One
+  // arc fewer (below 2^21 arcs) keeps kC.
+  {
+    constexpr vertex_id kLeaves = vertex_id{1} << 20;
+    std::vector<std::tuple<vertex_id, vertex_id, std::uint32_t>> big_star;
+    big_star.reserve(2 * kLeaves);
+    for (vertex_id leaf = 1; leaf <= kLeaves; ++leaf) {
+      big_star.emplace_back(0, leaf, 2u);
+      big_star.emplace_back(leaf, 0, 998u);
+    }
+    const double degree = 2.0 * kLeaves / (kLeaves + 1);
+    EXPECT_NEAR(auto_delta_cpu(from_arcs<std::uint32_t>(kLeaves + 1, big_star)), kC / 2 * 500 / degree, 1e-9);
+    // Without the last leaf's arc back: 2^21 - 1 arcs over 2^20 vertices with arcs.
+    big_star.pop_back();
+    const double mean_w = (2.0 * kLeaves + 998.0 * (kLeaves - 1)) / (2.0 * kLeaves - 1);
+    EXPECT_NEAR(auto_delta_cpu(from_arcs<std::uint32_t>(kLeaves + 1, big_star)),
+                kC * mean_w / ((2.0 * kLeaves - 1) / kLeaves), 1e-9);
+  }
   // Never below the smallest positive weight: complete digraph on 40
-  // vertices, weights 50: kC * 50 / 39 < 50.
+  // vertices, weights 50: 4 * kC * 50 / 39 < 50.
   std::vector<std::tuple<vertex_id, vertex_id, std::uint32_t>> complete40;
   for (vertex_id u = 0; u < 40; ++u)
     for (vertex_id v = 0; v < 40; ++v)

@@ -57,23 +57,19 @@ double auto_delta(const Csr<Weight>& g, double c = 32.0);
 
 // delta for the CPU delta_stepping above (auto_delta's c = 32, Davidson et al.'s GPU rule;
 // on a CPU it gave R-MAT 3.7x the best delta's time). With mean weight w,
-// mean out-degree d over the vertices that have arcs, and largest degree D:
-//   delta = 0.85 * f * w / d,  f = max(1, min(8, (8 / d)^3), (4 / d)^5)
-// when D <= 4 d + 8 (no hubs: meshes, roads, uniform random graphs, whose
-// long paths at low degree need wide bins; f is 8 at d = 4 and 34 at
-// d = 1.97), else f = 1; never below the smallest positive weight; 1 when
-// there are no arcs or every weight is 0.
-// Validated with cpu_sssp_bench --sweep (auto_delta's c = 1/32 .. 256 in
-// steps of 2, interleaved rounds, medians) on 2 shared cores (AMD EPYC VM,
-// 2026-11-24), 1 and 2 threads: within 1.15x of the best swept delta's time
-// on rmat:18:16, urand:262144:16, grid:1024:1024 and 512:512, the road
-// graphs DE, rome99, luxembourg_osm, amsterdam-roads, andorra_osm and the
-// social graphs as-22july06, email-Enron, pgp-strong-2009 (1.00x to 1.13x in
-// quiet runs). Outside it: facebook_combined (4039 vertices, degree 44, best
-// near c = 2) at 1.04x to 1.19x, and the sparse urand:262144:2 (degree 4,
-// best near c = 2) at 1.10x to 1.34x. Sub-millisecond 2-thread times are
-// only meaningful when the machine is otherwise idle (a scheduler tick is
-// 4 ms).
+// mean out-degree d over the vertices that have arcs, largest degree D and
+// the out-degree's coefficient of variation cv (over all vertices):
+//   delta = 0.85 * f * w / d, where
+//   f = max(4, min(8, (8 / d)^3), (4 / d)^5) when D <= 4 d + 8 (no hubs:
+//       meshes, roads, grids, uniform random graphs; f is 4 from d of about 5 up,
+//       8 at d = 4 and 34 at d = 1.97),
+//   f = 1/2 with hubs when cv > 4 and the graph has at least 2^21 arcs
+//       (Graph500 R-MAT),
+//   f = 1 otherwise (social graphs, milder R-MAT);
+// never below the smallest positive weight; 1 when there are no arcs or
+// every weight is 0. The measurements behind each term (16 threads on the
+// GPU machine's host, 2 threads on the development machine) are in
+// docs/TUNING.md, "CPU delta-stepping".
 template <class Weight>
 double auto_delta_cpu(const Csr<Weight>& g);
 

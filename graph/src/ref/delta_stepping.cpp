@@ -46,6 +46,9 @@
 //    anything beyond, moved into the ring as the window reaches it (the
 //    near-far idea of Davidson et al., IPDPS 2014). Memory is bounded by the
 //    pushes, never by max distance / delta, and sparse bins cost nothing.
+//  * Software prefetch a few entries ahead (relax_entries): the loads of one
+//    entry depend on each other, so without it a thread has one cache miss
+//    in flight at a time (2 threads: grid 2048 x 2048 -25%, urand -30%).
 //  * Phases are separated by our own spin-then-sleep barrier instead of
 //    OpenMP's (see SpinBarrier), so the solver stays usable on loaded machines.
 //  * Light/heavy arc splitting (Meyer and Sanders) is not done: at
@@ -101,14 +104,26 @@ constexpr std::uint64_t kRingMask = kRingBins - 1;
 // GAP's kBinSizeThreshold.
 constexpr std::size_t kFusionLimit = 1000;
 constexpr std::size_t kChunk = 64;  // frontier vertices claimed at a time
+// How far ahead (in entries) relax_entries prefetches.
+constexpr std::size_t kPrefetchFar = 16;
+constexpr std::size_t kPrefetchNear = 8;
 // Solo mode: on a loaded machine (a thread slept at a barrier within the last
 // kPressureHold phases, or more threads than processors), a phase with fewer shared entries than kSoloEnter is
 // run by one thread, which goes on alone until a bin holds kSoloExit entries.
 constexpr std::size_t kSoloEnter = 256;
 constexpr std::size_t kSoloExit = 2048;
 constexpr int kPressureHold = 64;
-// auto_delta_cpu's c for graphs with hubs or a mean degree of 4 or more.
+// auto_delta_cpu's c for graphs with hubs (the rule's base; see there).
 constexpr double kCpuDeltaC = 0.85;
+// Hub-free graphs: delta is widened at least this much (meshes, dense
+// uniform random graphs); see auto_delta_cpu.
+constexpr double kHubFreeMinWiden = 4;
+// Large graphs whose degrees are extremely skewed (Graph500 R-MAT): delta is
+// narrowed by this factor; "extremely skewed" is a standard deviation of the
+// out-degree above kSkewCv times its mean, "large" at least kSkewMinArcs arcs.
+constexpr double kSkewNarrow = 0.5;
+constexpr double kSkewCv = 4;
+constexpr std::uint64_t kSkewMinArcs = std::uint64_t{1} << 21;
 
 // Atomic access to plain distance storage (GCC/Clang builtins; C++17 has no
 // atomic_ref), so the result vector doubles as the shared distance array.
@@ -378,10 +393,7 @@ class DeltaStepping {
     void drain_once(std::vector<Entry>& slot) {
       scratch_.swap(slot);
       ring_items_ -= scratch_.size();
-      for (const Entry& e : scratch_) {
-        const Dist du = load_relaxed(&dist_[e.v]);
-        if (tag_of(du) == e.tag) relax(e.v, du);
-      }
+      relax_entries(scratch_.data(), scratch_.size());
       scratch_.clear();
     }
 
@@ -521,14 +533,34 @@ class DeltaStepping {
         for (std::size_t i = start; i < end;) {
           while (parts_[part + 1].first <= i) ++part;  // claims only grow
           const std::size_t stop = std::min(end, parts_[part + 1].first);
-          const Entry* data = parts_[part].second;
-          const std::size_t first = parts_[part].first;
-          for (; i < stop; ++i) {
-            const Entry e = data[i - first];
-            const Dist du = load_relaxed(&dist_[e.v]);
-            if (tag_of(du) == e.tag) relax(e.v, du);
-          }
+          relax_entries(parts_[part].second + (i - parts_[part].first), stop - i);
+          i = stop;
         }
+      }
+    }
+
+    // Relaxes the live entries of data[0, count). An entry is a chain of
+    // dependent cache misses (dist[u] and offsets[u], then u's arcs, then its
+    // targets' distances) at a random place, so the solve waits on memory
+    // latency: while relaxing entry i, the distance and offsets of entry
+    // i + kPrefetchFar and the first arcs of entry i + kPrefetchNear are
+    // prefetched. (Prefetching the targets' distances as well, up to 8 per
+    // entry, won 5% on grids but lost 10% on urand; not kept.)
+    void relax_entries(const Entry* data, std::size_t count) {
+      for (std::size_t i = 0; i < count; ++i) {
+        if (i + kPrefetchFar < count) {
+          const vertex_id a = data[i + kPrefetchFar].v;
+          __builtin_prefetch(&dist_[a]);
+          __builtin_prefetch(&offsets_[a]);
+        }
+        if (i + kPrefetchNear < count) {
+          const edge_offset k = offsets_[data[i + kPrefetchNear].v];
+          __builtin_prefetch(&targets_[k]);
+          __builtin_prefetch(&weights_[k]);
+        }
+        const Entry e = data[i];
+        const Dist du = load_relaxed(&dist_[e.v]);
+        if (tag_of(du) == e.tag) relax(e.v, du);
       }
     }
 
@@ -693,30 +725,55 @@ double auto_delta_cpu(const Csr<Weight>& g) {
   const WeightStats w = weight_stats(g);
   if (w.min_positive == 0) return 1.0;
   // Mean degree over the vertices that have arcs (isolated vertices, common
-  // in R-MAT, say nothing about the search), and the largest degree.
+  // in R-MAT, say nothing about the search), the largest degree, and the
+  // spread of the degrees (over all vertices) for the skew.
   std::uint64_t active = 0;
   edge_offset max_degree = 0;
+  double degree_squares = 0;
   for (vertex_id v = 0; v < g.num_vertices; ++v) {
     const edge_offset degree = g.offsets[v + 1] - g.offsets[v];
     active += degree > 0;
     max_degree = std::max(max_degree, degree);
+    degree_squares += static_cast<double>(degree) * static_cast<double>(degree);
   }
   const double mean_degree = static_cast<double>(g.num_arcs()) / static_cast<double>(active);
-  // Low-degree graphs without hubs (meshes, roads; a mean degree near 2
-  // means nearly a tree) have long paths, so a narrow delta means thousands
-  // of phases of a few dozen vertices, while few alternative paths keep the
-  // extra work of a wide bin small: widen delta as the mean degree falls
-  // below 8, up to 8x at 4 (grids: at 2 threads this keeps their phases
-  // large enough to share; sparse uniform graphs of degree 4 would rather
-  // have 2x to 4x), then steeply below 2.64 ((4 / d)^5: 12x for DE at
-  // 2.43, 34x for andorra at 1.97). A hub
-  // (R-MAT and social graphs, also those of low mean degree) would be
-  // relaxed again for every improvement within a wide bin, so graphs with
-  // hubs keep kCpuDeltaC.
+  const double mean_all = static_cast<double>(g.num_arcs()) / static_cast<double>(g.num_vertices);
+  const double degree_cv =
+      std::sqrt(std::max(0.0, degree_squares / static_cast<double>(g.num_vertices) - mean_all * mean_all)) /
+      mean_all;
+  // The measurements behind each term are in docs/TUNING.md, "CPU
+  // delta-stepping: the delta rule" (sweeps of cpu_sssp_bench at 16 threads
+  // on the GPU machine's host and at 2 threads on the development machine).
+  //
+  // Hub-free graphs (meshes, roads, grids, uniform random): a wide bin costs
+  // little extra work, because few alternative paths lead into a vertex
+  // within one bin, while every bin costs a phase (a barrier, and the
+  // latency of a small frontier). So delta is widened at least
+  // kHubFreeMinWiden times (the copter2 mesh, degree 12.7, was 1.6x slower
+  // at 1x than at 4x on 16 threads; uniform random graphs of degree 32 are
+  // flat from 0.5x to 8x), more as the mean degree falls below 8 (up to 8x at
+  // 4, grids: long paths, thousands of phases at a narrow delta), then
+  // steeply below 2.64 ((4 / d)^5: 12x for DE at 2.43, 34x for andorra at
+  // 1.97; roads are nearly trees).
+  //
+  // Graphs with hubs keep kCpuDeltaC: a hub reached again within a wide bin
+  // is relaxed again, all of its arcs. Among them, large graphs whose degree
+  // spread is extreme (Graph500 R-MAT: degree cv 6.5 to 8.6; social graphs
+  // and the milder R-MAT a = 0.5 stay below 4) are narrowed by kSkewNarrow:
+  // on rmat:20:16 at 16 threads the time against delta is bimodal, with a
+  // slow valley from kCpuDeltaC up to 4x it and good regions at half of it
+  // and at 8x and above; the narrow one keeps the work ratio at 1.01 and
+  // does not depend on the thread count (wide bins cost 2-3x the work at 2
+  // threads). Small graphs (below kSkewMinArcs arcs) keep kCpuDeltaC: their
+  // phases are too short for more of them to pay at 16 threads (as-22july06).
   const double d = mean_degree;
   const bool hub_free = static_cast<double>(max_degree) <= 4 * d + 8;
-  const double widen = hub_free ? std::max({1.0, std::min(8.0, std::pow(8 / d, 3)), std::pow(4 / d, 5)}) : 1.0;
-  return std::max(kCpuDeltaC * widen * w.mean / d, w.min_positive);
+  double factor = 1.0;
+  if (hub_free)
+    factor = std::max({kHubFreeMinWiden, std::min(8.0, std::pow(8 / d, 3)), std::pow(4 / d, 5)});
+  else if (degree_cv > kSkewCv && g.num_arcs() >= kSkewMinArcs)
+    factor = kSkewNarrow;
+  return std::max(kCpuDeltaC * factor * w.mean / d, w.min_positive);
 }
 
 template std::vector<distance_t<std::uint32_t>> delta_stepping(const Csr<std::uint32_t>&, vertex_id, double, int,
