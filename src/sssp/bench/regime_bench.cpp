@@ -195,7 +195,7 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
                 << med << " | " << last.iterations << " | " << last.rounds_narrow << " | " << last.rounds_cluster << " | " << last.rounds_wide << " | "
                 << std::setprecision(2) << (last.iterations ? med * 1000.0 / static_cast<double>(last.iterations) : 0)
                 << " | " << (med > 0 ? first_ms / med : 0) << "x | "
-                << (g.num_arcs() ? static_cast<double>(last.relaxations) / static_cast<double>(g.num_arcs()) : 0) << " | "
+                << graph::work_ratio(last.relaxations, g.num_arcs()) << " | "
                 << (exact ? "yes" : "NO") << " |\n"
                 << std::flush;
     }
