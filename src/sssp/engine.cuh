@@ -606,15 +606,9 @@ __global__ void __launch_bounds__(kSmallBlock) engine_cluster(EngineContext<type
   std::uint32_t* staging = handed_over ? sh.queue[p] : sh.queue[p ^ 1];  // free now
   if (leader) st->loop.count[out_parity] = 0;
   cluster.sync();
-  __shared__ std::uint32_t kept, base;
-  if (tid == 0) kept = 0;
-  __syncthreads();
+  const std::uint32_t kept = copy_out_queue(pending, n_pending, staging, ctx.stamps_out, stamp);
+  __shared__ std::uint32_t base;
   std::uint32_t* global_queue = view.loop.queue[out_parity];
-  for (std::uint32_t i = tid; i < n_pending; i += kSmallBlock) {
-    const std::uint32_t v = pending[i];
-    if (v != kNoItem && global_atomic_exch(ctx.stamps_out + v, stamp) != stamp) staging[append_slot(&kept)] = v;
-  }
-  __syncthreads();
   if (tid == 0) base = atomicAdd(&st->loop.count[out_parity], kept);
   __syncthreads();
   for (std::uint32_t i = tid; i < kept; i += kSmallBlock) global_queue[base + i] = staging[i];
