@@ -25,9 +25,12 @@
 // A full split happens when the next window lies past the ready buckets and
 // the overflow bucket is not empty, or when no ready bucket is left and the
 // far pile holds more than kFullSplitMinFar entries (below that a scan is
-// cheaper than the host round trip). The sort and the multisplit take their
-// item count from the host, so each full split pauses the device loop
-// (loop.paused) for one synchronisation; rounds in between stay on the device.
+// cheaper than a split). A full split pauses the device loop (loop.paused).
+// bucket-multisplit resolves the pause on the device when the pile is small
+// enough for one block: a one-block kernel splits it (bucket_split_block.cuh)
+// and the next step goes on, with no host round trip. Otherwise, and always for
+// bucket-sort, the host launches the device-wide sort or multisplit, which
+// take their item count from the host: one synchronisation per full split.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -37,6 +40,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sssp/bucket_split_block.cuh"
 #include "sssp/cuda_check.cuh"
 #include "sssp/engine.cuh"
 #include "sssp/far_pile.cuh"
@@ -62,6 +66,7 @@ struct BucketingPolicy {
     typename Codec::Delta delta;
     unsigned long long phases;
     unsigned long long window;       // the current window (near: bucket <= window)
+    typename Codec::Delta window_begin, window_end;  // its distances: [begin, end) (labels.cuh, bucket_end)
     std::uint32_t have_ready;        // ready buckets exist
     std::uint32_t num_buckets;       // B: ready buckets 0 .. B-2, overflow B-1
     std::uint32_t ready_next;        // first ready bucket not taken yet
@@ -69,16 +74,21 @@ struct BucketingPolicy {
     std::uint32_t full_split_at;     // far-pile size that asks for a full split when no ready bucket is left
     std::uint32_t full_splits;
     std::uint32_t overflow_begin, overflow_end;  // the overflow bucket in `ready`
-    const std::uint32_t* ready;          // the ready buckets (output of the last full split)
+    const std::uint32_t* ready;          // the ready buckets (output of the last full split): piles[cur]
     const std::uint32_t* ready_offsets;  // B + 2 entries
     unsigned long long base_bucket;  // window of ready bucket 0
     unsigned long long min_key;      // full-split scratch
+    std::uint32_t* piles[2];         // a full split reads piles[cur] (its overflow bucket) and writes the other
+    std::uint32_t* offsets;          // where a full split writes its B + 2 bucket offsets
+    std::uint32_t cur;
+    std::uint32_t pile_capacity;     // entries of each pile
+    std::uint32_t block_split_max;   // full splits of at most this many entries run in the narrow block (0: none)
+    std::uint32_t block_splits;      // of full_splits, those
   };
 
   struct IsNear {
-    unsigned long long window;
-    typename Codec::Delta delta;
-    __device__ __forceinline__ bool operator()(Dist d) const { return bucket_of(d, delta) <= window; }
+    typename Codec::Delta window_end;
+    __device__ __forceinline__ bool operator()(Dist d) const { return d < window_end; }  // bucket <= window
   };
   template <class Out>
   using Sink = FarPileSink<Codec, Out, IsNear>;
@@ -89,11 +99,15 @@ struct BucketingPolicy {
   // minimum being exact, also where the cluster's blocks lower it through
   // distributed shared memory (far_pile.cuh, atomic_min_by_cas).
   static constexpr bool kClusterLoop = true;
+  // A pause (a full split) may be resolved by one block (engine.cuh,
+  // engine_resolve_pause).
+  static constexpr bool kPauseInBlock = true;
+  using PauseShared = BlockSplitShared;
 
   template <class Out>
   __device__ static Sink<Out> sink(const EngineContext<Weight>& ctx, const State& view, State* st, const Out& out) {
     return Sink<Out>{out, far_appender(view.far, &st->far, ctx.stamps_pile, &st->loop.overflow), &st->far,
-                     IsNear{view.window, view.delta}};
+                     IsNear{view.window_end}};
   }
 
   // The near set ran empty: the next window is the lower of the first
@@ -130,7 +144,7 @@ struct BucketingPolicy {
       st->loop.paused = 1;
       return;
     }
-    st->window = w;
+    set_window(st, w);
     if (w == w_ready) {
       st->take_begin = st->ready_offsets[j];
       st->take_count = st->ready_offsets[j + 1] - st->ready_offsets[j];
@@ -142,20 +156,69 @@ struct BucketingPolicy {
     ++st->phases;
   }
 
+  __host__ __device__ static void set_window(State* st, unsigned long long w) {
+    st->window = w;
+    st->window_begin = w == 0 ? typename Codec::Delta{0} : bucket_end(w - 1, st->delta);
+    st->window_end = bucket_end(w, st->delta);
+  }
+
   __host__ __device__ static unsigned long long phase_count(const State* st) { return st->phases; }
   __device__ static std::uint32_t split_items(const State& view) { return view.far.split_count + view.take_count; }
+
+  // A full split's input: the overflow bucket of the last one, then the far pile.
+  __host__ __device__ static std::uint32_t overflow_items(const State& s) {
+    return s.have_ready ? s.overflow_end - s.overflow_begin : 0;
+  }
+  __device__ static bool block_pause_fits(const State& view) {
+    return overflow_items(view) + view.far.count <= view.block_split_max;
+  }
+
+  // The full split the loop paused for, by one block (all its threads; `st`
+  // its shared-memory copy of the state); ends with a barrier.
+  __device__ static void resolve_pause_in_block(const EngineContext<Weight>& ctx, State* st,
+                                                BlockSplitShared* scratch) {
+    const SplitInput in{st->piles[st->cur] + (st->have_ready ? st->overflow_begin : 0), overflow_items(*st),
+                        st->far.items[st->far.parity], st->far.count};
+    const std::uint32_t stamp = st->loop.stamp_seq + 1;
+    __syncthreads();  // everyone has read the state
+    const unsigned long long base =
+        split_in_block<Codec>(ctx.labels, ctx.stamps_out, stamp, in, st->piles[st->cur ^ 1], st->offsets,
+                              st->num_buckets, st->window, st->delta, *scratch);
+    if (threadIdx.x == 0) {
+      st->base_bucket = base;
+      ++st->block_splits;
+      finish_full_split(st, stamp);
+    }
+    __syncthreads();
+  }
+
+  // After a full split into piles[cur ^ 1] and offsets: the far pile was
+  // consumed; pick the next phase and resume the loop. One thread.
+  __device__ static void finish_full_split(State* st, std::uint32_t stamp) {
+    st->cur ^= 1;
+    st->ready = st->piles[st->cur];
+    st->ready_offsets = st->offsets;
+    st->overflow_begin = st->offsets[st->num_buckets - 1];
+    st->overflow_end = st->offsets[st->num_buckets];
+    st->have_ready = 1;
+    st->ready_next = 0;
+    st->far.count = 0;
+    st->far.min_key = Codec::inf_key();
+    st->loop.stamp_seq = stamp;
+    st->loop.paused = 0;
+    ++st->full_splits;
+    frontier_empty(st);
+  }
 
   // The far pile and the ready segment being taken, by window.
   template <class NearOut>
   __device__ static void split(const EngineContext<Weight>& ctx, const State& view, State* st, std::uint32_t first,
                                std::uint32_t stride, const NearOut& near_out) {
-    const unsigned long long window = view.window;
-    const auto delta = view.delta;
+    const auto begin = view.window_begin, end = view.window_end;
     split_far_pile<Codec>(ctx.labels, ctx.stamps_pile, view.far, &st->far, &st->loop.overflow,
                           view.ready + view.take_begin, view.take_count, first, stride, near_out,
-                          [window, delta](Dist d) {
-                            const unsigned long long b = bucket_of(d, delta);
-                            return b < window ? Placement::Stale : (b == window ? Placement::Near : Placement::Far);
+                          [begin, end](Dist d) {
+                            return d < begin ? Placement::Stale : (d < end ? Placement::Near : Placement::Far);
                           });
   }
 };
@@ -174,11 +237,7 @@ struct DistanceBuckets {
   __host__ __device__ std::uint32_t operator()(std::uint32_t v) const {
 #ifdef __CUDA_ARCH__
     if (v == kNoItem) return windows;
-    const std::uint64_t b = bucket_of(Codec::dist(load_label(labels + v)), delta);
-    if (b <= *window) return windows;
-    const std::uint64_t base = *base_bucket;
-    const std::uint64_t rel = b > base ? b - base : 0;
-    return rel < windows - 1 ? static_cast<std::uint32_t>(rel) : windows - 1;
+    return bucket_slot(bucket_of(Codec::dist(load_label(labels + v)), delta), *window, *base_bucket, windows);
 #else
     (void)v;
     return 0;  // only ever called on the device
@@ -257,23 +316,9 @@ __global__ void counts_to_offsets(std::uint32_t* offsets, std::uint32_t bins) {
   offsets[bins] = sum;
 }
 
-// After a full split into `ready` (offsets: B + 2 entries): the far pile was
-// consumed; pick the next phase and resume the loop.
 template <class Policy>
-__global__ void after_full_split(typename Policy::State* st, const std::uint32_t* ready, const std::uint32_t* offsets,
-                                 std::uint32_t stamp_seq) {
-  st->ready = ready;
-  st->overflow_begin = offsets[st->num_buckets - 1];
-  st->overflow_end = offsets[st->num_buckets];
-  st->ready_offsets = offsets;
-  st->have_ready = 1;
-  st->ready_next = 0;
-  st->far.count = 0;
-  st->far.min_key = Policy::Codec::inf_key();
-  st->loop.stamp_seq = stamp_seq;
-  st->loop.paused = 0;
-  ++st->full_splits;
-  Policy::frontier_empty(st);
+__global__ void after_full_split(typename Policy::State* st, std::uint32_t stamp) {
+  Policy::finish_full_split(st, stamp);
 }
 
 inline std::uint32_t bits_for(std::uint32_t values) {  // bits to hold 0 .. values - 1
@@ -307,7 +352,7 @@ std::size_t bucketing_temp_bytes(std::uint64_t max_items, std::uint32_t windows,
 }
 
 template <class Codec, class Balance>
-StrategyStats run_bucketing(const Workspace<typename Codec::Weight>& ws, std::uint32_t source,
+StrategyStats run_bucketing(const Workspace<typename Codec::Weight>& ws, FirstFrontier first,
                             typename Codec::Delta delta, std::uint32_t windows, bool use_multisplit) {
   using Policy = BucketingPolicy<Codec>;
   using State = typename Policy::State;
@@ -317,29 +362,34 @@ StrategyStats run_bucketing(const Workspace<typename Codec::Weight>& ws, std::ui
   init.far = initial_far_pile(ws, Codec::inf_key());
   init.delta = delta;
   init.phases = 1;
-  init.window = 0;  // the source (distance 0) is near
+  Policy::set_window(&init, 0);  // the source (distance 0) is near
   init.num_buckets = windows;
   init.full_split_at = kFullSplitMinFar;
   init.min_key = Codec::inf_key();
+  init.piles[0] = ws.big[0];
+  init.piles[1] = ws.big[1];
+  init.offsets = ws.bucket_offsets;
+  init.pile_capacity = static_cast<std::uint32_t>(ws.big_capacity);
+  // Small full splits in one block on the device: bucket-multisplit's only.
+  Workspace<typename Codec::Weight> w = ws;
+  w.block_split = use_multisplit && ws.block_split && windows + 1 <= kBlockSplitMaxBuckets;
+  init.block_split_max = w.block_split ? kBlockSplitMaxItems : 0;
 
   const DistanceBuckets<Codec> bucket{ws.labels, &d_state->base_bucket, &d_state->window, delta, windows};
-  std::uint32_t* piles[2] = {ws.big[0], ws.big[1]};
-  int cur = 0;  // piles[cur] holds the ready buckets
-
   auto full_split = [&](const State& h) {
     // Input: the overflow bucket of the last full split, then the far pile.
     // Every ready bucket is used up when a full split is asked for.
     const std::uint32_t overflow_begin = h.have_ready ? h.overflow_begin : 0;
     const std::uint32_t overflow_end = h.have_ready ? h.overflow_end : 0;
-    std::uint32_t* in = piles[cur] + overflow_begin;
+    std::uint32_t* in = h.piles[h.cur] + overflow_begin;
     const std::uint32_t n_far = h.far.count;
     if (n_far > 0)
-      SSSP_CUDA_CHECK(cudaMemcpyAsync(piles[cur] + overflow_end, h.far.items[h.far.parity],
+      SSSP_CUDA_CHECK(cudaMemcpyAsync(h.piles[h.cur] + overflow_end, h.far.items[h.far.parity],
                                       n_far * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, ws.stream));
     const std::uint32_t n = overflow_end - overflow_begin + n_far;
     if (n > ws.big_capacity) throw std::runtime_error("sssp: internal error: the bucket pile overflowed");
     const std::uint32_t stamp = h.loop.stamp_seq + 1;
-    std::uint32_t* out = piles[cur ^ 1];
+    std::uint32_t* out = h.piles[h.cur ^ 1];
     if (n > 0) {
       const int grid = grid_for(n, 256, ws.stream_grid);
       mark_duplicates<><<<grid, 256, 0, ws.stream>>>(in, n, ws.stamps_a, stamp);
@@ -368,11 +418,14 @@ StrategyStats run_bucketing(const Workspace<typename Codec::Weight>& ws, std::ui
     } else {
       SSSP_CUDA_CHECK(cudaMemsetAsync(ws.bucket_offsets, 0, (windows + 2) * sizeof(std::uint32_t), ws.stream));
     }
-    after_full_split<Policy><<<1, 1, 0, ws.stream>>>(d_state, out, ws.bucket_offsets, stamp);
+    after_full_split<Policy><<<1, 1, 0, ws.stream>>>(d_state, stamp);
     SSSP_CHECK_LAUNCH("after_full_split");
-    cur ^= 1;
   };
-  return run_engine<Policy, Balance>(ws, source, init, full_split);
+  StrategyStats stats = run_engine<Policy, Balance>(w, first, init, full_split);
+  const auto* end = static_cast<const State*>(ws.host_state);  // the state as the loop ended
+  stats.full_splits = end->full_splits;
+  stats.block_splits = end->block_splits;
+  return stats;
 }
 
 }  // namespace sssp::detail

@@ -35,7 +35,12 @@
 //   frontier_empty(st)          one thread: a round produced nothing;
 //   kHasSplits, split_items(view), split(ctx, view, st, first, stride, near_out)
 //                               its pile split (all threads, grid-stride);
-//   phase_count(st)             phases begun (progress besides relaxations).
+//   phase_count(st)             phases begun (progress besides relaxations);
+//   kPauseInBlock, PauseShared, block_pause_fits(view), resolve_pause_in_block(ctx, st, scratch)
+//                               whether one block may resolve a pause on the
+//                               device (engine_resolve_pause, all its
+//                               threads, PauseShared its scratch) instead of
+//                               the host.
 // `view` is this step's copy of the state (load_view), read by every thread;
 // `st` is the state itself, for the counters the step updates.
 //
@@ -382,6 +387,26 @@ template <class Policy>
 __global__ void __launch_bounds__(kSmallBlock) engine_narrow(EngineContext<typename Policy::Weight> ctx,
                                                              typename Policy::State* global_state) {
   narrow_loop<Policy>(ctx, global_state);
+}
+
+// A pause the policy can resolve in one block (bucketing's full split of a
+// small pile), resolved on the device: the host enqueues this kernel last
+// in every step (ws.block_split), so the loop goes on without a host round
+// trip; it exits at once when the loop is not paused, or the pause does not
+// fit (then the host resolves it after the batch). A separate kernel, not
+// part of the narrow loop: there its registers slowed every narrow round.
+template <class Policy>
+__global__ void __launch_bounds__(kSmallBlock) engine_resolve_pause(EngineContext<typename Policy::Weight> ctx,
+                                                                    typename Policy::State* global_state) {
+  if constexpr (Policy::kPauseInBlock) {
+    __shared__ typename Policy::State state;
+    __shared__ typename Policy::PauseShared scratch;
+    copy_state(&state, global_state);
+    __syncthreads();
+    if (!state.loop.paused || state.loop.done || !Policy::block_pause_fits(state)) return;
+    Policy::resolve_pause_in_block(ctx, &state, &scratch);  // ends with a barrier
+    copy_state(global_state, &state);
+  }
 }
 
 // Many sources at once (solve_batch): block b runs source b's narrow loop
@@ -732,6 +757,16 @@ StrategyStats continue_engine(const Workspace<typename Policy::Weight>& ws, Paus
     wide.medium.hand_back = std::max(wide.medium.hand_back, cluster_band.max_entry);
     wide.full.hand_back = std::max(wide.full.hand_back, std::min(cluster_band.max_entry, wide.medium.max_frontier));
   }
+  // Last in every step, so that a pause any regime ends on is resolved
+  // before the next step, or before the host reads the state.
+  const auto launch_resolve_pause = [&] {
+    if constexpr (Policy::kPauseInBlock) {
+      if (ws.block_split) {
+        engine_resolve_pause<Policy><<<1, kSmallBlock, 0, ws.stream>>>(ctx, d_state);
+        SSSP_CHECK_LAUNCH("engine_resolve_pause");
+      }
+    }
+  };
   const auto launch_batch = [&](int batch) {
     for (int i = 0; i < batch; ++i) {
       if (ws.single_block_loop) {
@@ -746,6 +781,7 @@ StrategyStats continue_engine(const Workspace<typename Policy::Weight>& ws, Paus
       if (wide.full_blocks > 0) {
         launch_cooperative(engine_persistent<Policy, Balance>, wide.full_blocks, kRelaxBlock, ws.stream, ctx, d_state,
                            plan, wide.full);
+        launch_resolve_pause();
         continue;
       }
       if constexpr (Balance::kTwoPass) {
@@ -758,6 +794,7 @@ StrategyStats continue_engine(const Workspace<typename Policy::Weight>& ws, Paus
         engine_split<Policy><<<ws.stream_grid, 256, 0, ws.stream>>>(ctx, d_state);
         SSSP_CHECK_LAUNCH("engine_split");
       }
+      launch_resolve_pause();
     }
   };
   // Batches double while the loop runs (up to 64), so a solve of R steps

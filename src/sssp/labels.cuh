@@ -207,6 +207,22 @@ __host__ __device__ inline std::uint64_t bucket_of(float d, float delta) {
   return b >= 1.8e19 ? ~0ull : static_cast<std::uint64_t>(b);
 }
 
+// The smallest distance whose bucket is past `window`: d < bucket_end(w, delta)
+// exactly when bucket_of(d, delta) <= w, so a round compares instead of
+// dividing (bucket_of is monotone in d).
+__host__ __device__ inline std::uint64_t bucket_end(std::uint64_t window, std::uint64_t delta) {
+  const std::uint64_t kMax = ~0ull;
+  return window >= kMax / delta - 1 ? kMax : (window + 1) * delta;  // saturated: no distance is past it
+}
+__host__ __device__ inline float bucket_end(std::uint64_t window, float delta) {
+  const float inf = std::numeric_limits<float>::infinity();
+  float t = static_cast<float>((static_cast<double>(window) + 1.0) * static_cast<double>(delta));
+  // The product is within an ulp or two of the answer: step onto it.
+  while (t < inf && bucket_of(t, delta) <= window) t = nextafterf(t, inf);
+  while (t > 0 && bucket_of(nextafterf(t, 0.0f), delta) > window) t = nextafterf(t, 0.0f);
+  return t;
+}
+
 // Near-far: the next threshold after `t`, given the smallest distance `min_far`
 // known in the far pile. At least t + delta (Davidson et al.'s step) and past
 // min_far, so that each split moves something into the near set unless all of

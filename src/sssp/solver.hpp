@@ -67,6 +67,9 @@ struct SolverOptions {
   // false: no thread-block-cluster loop for medium frontiers (only on
   // devices with clusters, sm_90 and later; it needs the single-block loop).
   bool cluster_loop = true;
+  // false: bucket-multisplit waits for the host at every full split instead
+  // of splitting small piles in one block on the device.
+  bool block_split = true;
   // false: one multi-block launch per wide round instead of the persistent
   // cooperative grid (also what devices without cooperative launch get).
   bool persistent_grid = true;
@@ -94,6 +97,8 @@ struct SolveResult {
   std::uint64_t rounds_cluster = 0;   // rounds run by the thread-block cluster (cluster regime)
   std::uint64_t rounds_wide = 0;      // rounds run by the multi-block grid (wide regime)
   std::uint64_t buckets_processed = 0;  // bucketing / near-far phases
+  std::uint64_t full_splits = 0;        // bucketing: full splits of the far pile into buckets
+  std::uint64_t full_splits_in_block = 0;  // of those, split in one block on the device (no host round trip)
   double delta = 0;                   // the delta used
 };
 

@@ -502,6 +502,7 @@ struct SolverImpl {
     ws.balance.bins.counters = bin_counters.as<BinCounters>();
     ws.single_block_loop = options.single_block_loop;
     ws.cluster_loop = options.cluster_loop;
+    ws.block_split = options.block_split;
     if (options.narrow_max_arcs > kNarrowMaxArcs)
       throw std::invalid_argument("sssp: narrow_max_arcs must be at most " + std::to_string(kNarrowMaxArcs) + ", got " +
                                   std::to_string(options.narrow_max_arcs));
@@ -669,9 +670,8 @@ struct SolverImpl {
     // Sources of the chunk (indexes b) whose frontier outgrew their block,
     // solved together as copies of the graph, `copies` at a time; their
     // label rows are copied back into the chunk's.
-    const auto solve_together = [&](auto policy, std::size_t first, const std::vector<std::uint64_t>& outgrown,
+    const auto solve_together = [&](std::size_t first, const std::vector<std::uint64_t>& outgrown,
                                     std::uint32_t copies) {
-      using Policy = decltype(policy);
       for (std::size_t g0 = 0; g0 < outgrown.size(); g0 += copies) {
         const auto group = static_cast<std::uint32_t>(std::min<std::size_t>(copies, outgrown.size() - g0));
         SolverImpl& t = together_solver(copies);
@@ -691,15 +691,7 @@ struct SolverImpl {
         SSSP_CUDA_CHECK(cudaMemsetAsync(t.ws.stamps_b, 0, group * nn * 4, t.stream));
         SSSP_CUDA_CHECK(cudaMemsetAsync(t.ws.balance.bins.counters, 0, sizeof(BinCounters), t.stream));
         t.ws.track_pred = false;
-        const FirstFrontier first_frontier(seeds);
-        const StrategyStats stats = with_balance(t.load_balance, [&](auto balance) {
-          using Balance = decltype(balance);
-          if constexpr (std::is_same_v<Policy, NearFarPolicy<Codec>>) {
-            return run_near_far<Codec, Balance>(t.ws, first_frontier, delta);
-          } else {
-            return run_bellman_ford<Codec, Balance>(t.ws, first_frontier);
-          }
-        });
+        const StrategyStats stats = t.template run_strategy<Codec>(strategy, FirstFrontier(seeds), delta);
         for (std::uint32_t c = 0; c < group; ++c)
           SSSP_CUDA_CHECK(cudaMemcpyAsync(labels_all + outgrown[g0 + c] * nn, t.ws.labels + c * nn, nn * 8,
                                           cudaMemcpyDeviceToDevice, t.stream));
@@ -778,7 +770,7 @@ struct SolverImpl {
       float ms = 0;
       SSSP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
       out.solve_ms += ms;
-      if (copies >= 2) solve_together(policy, first, outgrown, copies);
+      if (copies >= 2) solve_together(first, outgrown, copies);
       for (std::uint64_t b0 = 0; b0 < count; b0 += sources_per_copy) {
         const std::uint64_t copied = std::min(sources_per_copy, count - b0);
         SSSP_CUDA_CHECK(cudaMemcpyAsync(batch_labels.as<label_t>(), labels_all + b0 * nn, copied * nn * 8,
@@ -840,6 +832,22 @@ struct SolverImpl {
     }
   }
 
+  // One solve with `strategy` from `first` on this solver's workspace, its
+  // labels and stamps initialised already.
+  template <class Codec>
+  StrategyStats run_strategy(Strategy strategy, FirstFrontier first, typename Codec::Delta delta) {
+    return with_balance(load_balance, [&](auto balance) {
+      using Balance = decltype(balance);
+      switch (strategy) {
+        case Strategy::BellmanFord: return run_bellman_ford<Codec, Balance>(ws, first);
+        case Strategy::NearFar: return run_near_far<Codec, Balance>(ws, first, delta);
+        case Strategy::BucketSort: return run_bucketing<Codec, Balance>(ws, first, delta, options.buckets, false);
+        case Strategy::BucketMultisplit: return run_bucketing<Codec, Balance>(ws, first, delta, options.buckets, true);
+      }
+      throw std::logic_error("sssp: unknown strategy");
+    });
+  }
+
   template <class Codec>
   SolveResult<Weight> run(std::uint32_t source, Strategy strategy, double requested_delta) {
     ws.track_pred = options.predecessors;
@@ -850,17 +858,7 @@ struct SolverImpl {
     SSSP_CUDA_CHECK(cudaMemsetAsync(ws.stamps_a, 0, static_cast<std::size_t>(n) * 4, stream));
     SSSP_CUDA_CHECK(cudaMemsetAsync(ws.stamps_b, 0, static_cast<std::size_t>(n) * 4, stream));
     SSSP_CUDA_CHECK(cudaMemsetAsync(ws.balance.bins.counters, 0, sizeof(BinCounters), stream));
-    const StrategyStats stats = with_balance(load_balance, [&](auto balance) {
-      using Balance = decltype(balance);
-      switch (strategy) {
-        case Strategy::BellmanFord: return run_bellman_ford<Codec, Balance>(ws, source);
-        case Strategy::NearFar: return run_near_far<Codec, Balance>(ws, source, delta);
-        case Strategy::BucketSort: return run_bucketing<Codec, Balance>(ws, source, delta, options.buckets, false);
-        case Strategy::BucketMultisplit:
-          return run_bucketing<Codec, Balance>(ws, source, delta, options.buckets, true);
-      }
-      throw std::logic_error("sssp: unknown strategy");
-    });
+    const StrategyStats stats = run_strategy<Codec>(strategy, source, delta);
     if constexpr (!Codec::kPackedPredecessors) {
       if (options.predecessors) {
         SSSP_CUDA_CHECK(cudaMemsetAsync(pred.as<void>(), 0xFF, static_cast<std::size_t>(n) * 4, stream));
@@ -881,6 +879,8 @@ struct SolverImpl {
     result.rounds_cluster = stats.rounds_cluster;
     result.rounds_wide = stats.iterations - stats.rounds_narrow - stats.rounds_cluster;
     result.buckets_processed = stats.buckets_processed;
+    result.full_splits = stats.full_splits;
+    result.full_splits_in_block = stats.block_splits;
     result.delta = static_cast<double>(delta);
 
     std::vector<label_t> host_labels(n);

@@ -20,6 +20,8 @@ struct StrategyStats {
   std::uint64_t rounds_narrow = 0;  // of those, rounds of the single-block loop
   std::uint64_t rounds_cluster = 0; // of those, rounds of the cluster loop
   std::uint64_t buckets_processed = 0;
+  std::uint64_t full_splits = 0;   // bucketing: full splits of the far pile
+  std::uint64_t block_splits = 0;  // of those, split in one block on the device (no pause for the host)
 };
 
 template <class Weight>
@@ -58,6 +60,7 @@ struct Workspace {
   bool cooperative = true;  // use the persistent grid (cooperative launch) where the device allows it
   bool single_block_loop = true;  // small frontiers in the single-block loop (small_frontier.cuh)
   bool cluster_loop = true;  // medium frontiers in the cluster loop where the device has clusters (engine.cuh)
+  bool block_split = true;   // small full splits in one block on the device (bucketing.cuh)
   std::uint32_t narrow_max_arcs = kNarrowMaxArcs;  // arcs a round of the single-block loop may have
   int wide_blocks_per_sm = 0;  // persistent grid: blocks per SM at most (0: as many as fit)
   bool medium_grid = true;     // a one-block-per-SM persistent grid for medium frontiers (small_frontier.cuh)

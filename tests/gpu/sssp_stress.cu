@@ -472,6 +472,7 @@ struct Plan {
   std::uint32_t narrow_max_arcs = 0;
   bool persistent_grid = true;
   bool medium_grid = true;  // the one-block-per-SM grid for medium frontiers
+  bool block_split = true;  // bucket-multisplit's small full splits inside the single block
 };
 
 template <class Weight>
@@ -533,6 +534,7 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
   plan.medium_grid = rng.between(0, 2) != 0;
   plan.sources = draw_sources(g, rng);
   plan.predecessor_configs = static_cast<std::uint32_t>(rng.below(1u << kNumConfigs));
+  plan.block_split = rng.between(0, 3) != 0;  // drawn last: earlier seeds keep the rest of their plan
 
   const bool wide_labels = !std::is_same_v<Weight, float> &&
                            (g.num_vertices > 0 ? g.num_vertices - 1.0 : 0.0) * max_weight(g) >= 0xFFFFFFFFp0;
@@ -543,7 +545,8 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
     << to_string(profile) << (std::is_same_v<Weight, float> && profile != WeightProfile::FloatUnit ? "/7" : "")
     << (wide_labels ? " (64-bit labels)" : "") << " delta=" << to_string(delta_kind) << ":" << plan.delta
     << " B=" << plan.buckets << " narrow_max_arcs=" << plan.narrow_max_arcs
-    << " persistent=" << (plan.persistent_grid ? "on" : "off") << " medium=" << (plan.medium_grid ? "on" : "off");
+    << " persistent=" << (plan.persistent_grid ? "on" : "off") << " medium=" << (plan.medium_grid ? "on" : "off")
+    << " block_split=" << (plan.block_split ? "on" : "off");
   plan.description = s.str();
   return plan;
 }
@@ -601,6 +604,7 @@ int check_config(const graph::Csr<Weight>& g, const Plan& plan, const RelaxConfi
   options.narrow_max_arcs = plan.narrow_max_arcs;
   options.persistent_grid = plan.persistent_grid;
   options.medium_grid = plan.medium_grid;
+  options.block_split = plan.block_split;
 
   std::unique_ptr<sssp::GpuSolver<Weight>> solver;
   try {

@@ -347,6 +347,58 @@ TEST(SsspRandomGraphs, ClusterRegime) {
 // Narrow rounds capped at a few arcs: the solve moves between the
 // single-block loop and the grid many times, with queues handed over in both
 // directions (shared-memory queues with duplicates out, global queues in).
+// bucket-multisplit's full splits inside the single-block loop's block
+// (bucket_split_block.cuh) and the host-launched ones: exact either way, and
+// the counters say which ran: in the block only for bucket-multisplit with
+// block splits on and at most 63 buckets, on the host for larger piles.
+TEST(SsspRandomGraphs, BlockSplits) {
+  SKIP_IF_NO_GPU();
+  // Far piles of 4,000 to 12,000 entries: past the size below which a phase
+  // scans the pile instead of splitting it, within the block's limit.
+  const auto small = generated("urand:12000:6", "random:1:1000", 61);
+  const auto small_f = to_float(generated("urand:9000:5", "random:0:100", 62));
+  for (const bool block : {true, false}) {
+    for (const std::uint32_t buckets : {2u, 5u, 10u, 63u, 64u}) {
+      for (const double divisor : {64.0, 8.0}) {
+        sssp::SolverOptions opts;
+        opts.delta = graph::auto_delta(small) / divisor;
+        opts.buckets = buckets;
+        opts.block_split = block;
+        const std::string what = std::string(block ? "block" : "host") + " splits, B " + std::to_string(buckets) +
+                                 ", delta auto/" + std::to_string(divisor);
+        sssp::GpuSolver<std::uint32_t> solver(small, opts);
+        const auto want = graph::dijkstra(small, 0);
+        const auto got = solver.solve(0, sssp::Strategy::BucketMultisplit);
+        expect_distances<std::uint32_t>(want, got.distances, "urand:12000:6 " + what);
+        EXPECT_GT(got.full_splits, 0u) << what;
+        if (block && buckets + 1 <= 64) {
+          EXPECT_GT(got.full_splits_in_block, 0u) << what;
+        } else {
+          EXPECT_EQ(got.full_splits_in_block, 0u) << what;
+        }
+        const auto sorted = solver.solve(0, sssp::Strategy::BucketSort);
+        expect_distances<std::uint32_t>(want, sorted.distances, "urand:12000:6 bucket-sort " + what);
+        EXPECT_EQ(sorted.full_splits_in_block, 0u) << what;
+
+        opts.delta = graph::auto_delta(small_f) / divisor;
+        sssp::GpuSolver<float> fsolver(small_f, opts);
+        const auto fgot = fsolver.solve(17, sssp::Strategy::BucketMultisplit);
+        expect_distances<float>(graph::dijkstra(small_f, 17), fgot.distances, "float urand:9000:5 " + what);
+        EXPECT_EQ(fgot.full_splits_in_block > 0, block && buckets + 1 <= 64) << "float " << what;
+      }
+    }
+  }
+  // Piles past the block's limit go to the host, smaller ones in the same
+  // solve stay in the block.
+  const auto wide = generated("urand:300000:8", "random:1:1000", 63);
+  sssp::SolverOptions opts;
+  opts.delta = graph::auto_delta(wide) / 16;
+  sssp::GpuSolver<std::uint32_t> solver(wide, opts);
+  const auto got = solver.solve(5, sssp::Strategy::BucketMultisplit);
+  expect_distances<std::uint32_t>(graph::dijkstra(wide, 5), got.distances, "urand:300000:8");
+  EXPECT_GT(got.full_splits, got.full_splits_in_block) << "no pile outgrew the block";
+}
+
 TEST(SsspRandomGraphs, ManyRegimeTransitions) {
   SKIP_IF_NO_GPU();
   for (const std::uint32_t max_arcs : {1u, 7u, 64u, 700u}) {

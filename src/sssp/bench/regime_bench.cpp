@@ -7,7 +7,7 @@
 // for integer weights, 1e-6 relative for float; the "exact" column).
 //
 //   regime_bench [--runs N] [--seed S] [--strategy NAME]... [--narrow-max-arcs A,B,...]
-//                [--configs default,no-narrow,no-persistent,no-medium,no-cluster]
+//                [--configs default,no-narrow,no-persistent,no-medium,no-cluster,no-block-split]
 //                [--delta-factors F,F,...]
 //                [--wide-blocks-per-sm A,B,...]
 //                [--load-balance NAME]
@@ -44,6 +44,7 @@ struct Config {
   int wide_blocks_per_sm = 0;
   bool medium_grid = true;
   bool cluster_loop = true;
+  bool block_split = true;
   double delta_factor = 1;  // times the auto delta
 };
 
@@ -85,8 +86,12 @@ Config named_config(const std::string& name) {
     c.cluster_loop = false;
     return c;
   }
+  if (name == "no-block-split") {
+    c.block_split = false;
+    return c;
+  }
   throw std::invalid_argument("regime_bench: unknown configuration '" + name +
-                              "' (default, no-narrow, no-persistent, no-medium, no-cluster)");
+                              "' (default, no-narrow, no-persistent, no-medium, no-cluster, no-block-split)");
 }
 
 Args parse(int argc, char** argv) {
@@ -165,8 +170,8 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
   const double delta = graph::auto_delta(g, sssp::choose_delta_c(sssp::measure_shape(g, source)).c);
   std::cout << "\n## " << name << ": " << g.num_vertices << " vertices, " << g.num_arcs() << " arcs, source "
             << source << ", delta " << delta << "\n\n"
-            << "| strategy | config | median ms | rounds | narrow | cluster | wide | us/round | vs first | work ratio | exact |\n"
-            << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
+            << "| strategy | config | median ms | rounds | narrow | cluster | wide | us/round | full splits (in block) | vs first | work ratio | exact |\n"
+            << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
   for (const auto strategy : a.strategies) {
     double first_ms = 0;
     for (const auto& c : a.configs) {
@@ -179,6 +184,7 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
       opts.wide_blocks_per_sm = c.wide_blocks_per_sm;
       opts.medium_grid = c.medium_grid;
       opts.cluster_loop = c.cluster_loop;
+      opts.block_split = c.block_split;
       sssp::GpuSolver<Weight> solver(g, opts);
       const auto warm = solver.solve(source, strategy);
       bool exact = graph::find_distance_mismatches<Weight>(want, warm.distances, 0).none();
@@ -194,6 +200,7 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
       std::cout << "| " << sssp::to_string(strategy) << " | " << c.name << " | " << std::fixed << std::setprecision(3)
                 << med << " | " << last.iterations << " | " << last.rounds_narrow << " | " << last.rounds_cluster << " | " << last.rounds_wide << " | "
                 << std::setprecision(2) << (last.iterations ? med * 1000.0 / static_cast<double>(last.iterations) : 0)
+                << " | " << last.full_splits << " (" << last.full_splits_in_block << ")"
                 << " | " << (med > 0 ? first_ms / med : 0) << "x | "
                 << graph::work_ratio(last.relaxations, g.num_arcs()) << " | "
                 << (exact ? "yes" : "NO") << " |\n"

@@ -1,0 +1,180 @@
+// The bucketing strategies' full split (bucketing.cuh) inside one block: a
+// one-block kernel that the host enqueues before every step of the device
+// loop (engine.cuh, engine_resolve_pause) cuts a pile of up to
+// kBlockSplitMaxItems entries into the B + 1 buckets, instead of the loop
+// waiting for the host to launch a device-wide split. That pause costs a host round
+// trip and a chain of launches per full split; a block split of a few
+// thousand entries costs a few microseconds (docs/TUNING.md, "Full splits in
+// the block"). It is the multisplit of Ashkiani et al., "GPU Multisplit"
+// (PPoPP 2016) inside a graph kernel, on the library's block collective
+// (multisplit::BlockMultisplit).
+//
+// Three passes over the input, all threads of the block:
+//   1. de-duplicate (stamps) and find the smallest live distance, whose
+//      window becomes ready bucket 0 (the base);
+//   2. count the entries of each bucket (shared-memory histogram) and scan
+//      the counts into the bucket offsets;
+//   3. tile by tile, rank the entries within their buckets (BlockMultisplit)
+//      and write them after the entries earlier tiles put in each bucket.
+// The result has the device-wide split's layout: buckets 0 .. B - 1 in
+// out[offsets[b] .. offsets[b + 1]), offsets[B + 1] = n; the discarded
+// entries of bucket B are counted but not written (nobody reads them).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <multisplit/block_multisplit.cuh>
+
+#include "sssp/labels.cuh"
+#include "sssp/narrow_relax.cuh"
+#include "sssp/relax.cuh"
+
+namespace sssp::detail {
+
+// Largest pile split in the block, and the most buckets (B + 1, the discard
+// bucket included) it handles; larger ones pause for the device-wide split.
+constexpr std::uint32_t kBlockSplitMaxItems = 16384;
+constexpr std::uint32_t kBlockSplitMaxBuckets = 64;
+constexpr int kBlockSplitItemsPerThread = 4;
+
+// Bucket of an entry whose window is `b`: relative to the base for ready
+// buckets 0 .. windows - 2, windows - 1 for everything further, `windows` for
+// stale entries (window at most the current one). Shared with the
+// device-wide split's functor (bucketing.cuh, DistanceBuckets).
+__host__ __device__ __forceinline__ std::uint32_t bucket_slot(std::uint64_t b, std::uint64_t window, std::uint64_t base,
+                                                              std::uint32_t windows) {
+  if (b <= window) return windows;
+  const std::uint64_t rel = b > base ? b - base : 0;
+  return rel < windows - 1 ? static_cast<std::uint32_t>(rel) : windows - 1;
+}
+
+using BlockSplit = multisplit::BlockMultisplit<std::uint32_t, cub::NullType, kSmallBlock, kBlockSplitItemsPerThread,
+                                               kBlockSplitMaxBuckets>;
+
+// Shared memory of a block split.
+struct BlockSplitShared {
+  typename BlockSplit::TempStorage split;
+  std::uint32_t tile_offsets[kBlockSplitMaxBuckets + 1];
+  std::uint32_t cursor[kBlockSplitMaxBuckets + 1];  // counts, then where each bucket's next entries go
+  unsigned long long warp_min[kSmallBlock / 32];
+  unsigned long long min_key;
+};
+
+// The pile: `n_a` entries at `a`, then `n_b` at `b` (the last split's
+// overflow bucket and the far pile).
+struct SplitInput {
+  std::uint32_t* a;
+  std::uint32_t n_a;
+  std::uint32_t* b;
+  std::uint32_t n_b;
+  __device__ __forceinline__ std::uint32_t* at(std::uint32_t i) const { return i < n_a ? a + i : b + (i - n_a); }
+};
+
+// Splits `in` into `out` and `offsets` (global, windows + 2 entries) around
+// the current window; returns the base window (ready bucket 0) in every
+// thread. Duplicates are marked kNoItem in the input with `stamp` (a stamp
+// no round uses). All threads of the block call it; it ends with a barrier.
+template <class Codec>
+__device__ unsigned long long split_in_block(const label_t* labels, std::uint32_t* stamps, std::uint32_t stamp,
+                                             const SplitInput& in, std::uint32_t* out, std::uint32_t* offsets,
+                                             std::uint32_t windows, unsigned long long window,
+                                             typename Codec::Delta delta, BlockSplitShared& sh) {
+  constexpr int kItems = kBlockSplitItemsPerThread;
+  constexpr std::uint32_t kTile = kSmallBlock * kItems;
+  const std::uint32_t tid = threadIdx.x, n = in.n_a + in.n_b;
+
+  // 1. De-duplicate; the smallest key past the window.
+  unsigned long long best = Codec::inf_key();
+  for (std::uint32_t t0 = 0; t0 < n; t0 += kTile) {
+    std::uint32_t v[kItems];
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      const std::uint32_t i = t0 + j * kSmallBlock + tid;
+      v[j] = i < n ? __ldcg(in.at(i)) : kNoItem;
+    }
+#pragma unroll
+    for (int j = 0; j < kItems; ++j)
+      if (v[j] != kNoItem && global_atomic_exch(stamps + v[j], stamp) == stamp) {
+        *in.at(t0 + j * kSmallBlock + tid) = kNoItem;
+        v[j] = kNoItem;
+      }
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      if (v[j] == kNoItem) continue;
+      const auto d = Codec::dist(load_label(labels + v[j]));
+      if (bucket_of(d, delta) <= window) continue;
+      const unsigned long long k = Codec::key(d);
+      best = k < best ? k : best;
+    }
+  }
+  for (int off = 16; off > 0; off >>= 1) {
+    const unsigned long long other = __shfl_down_sync(0xFFFFFFFFu, best, off);
+    best = other < best ? other : best;
+  }
+  if (tid % 32 == 0) sh.warp_min[tid / 32] = best;
+  for (std::uint32_t b = tid; b <= windows; b += kSmallBlock) sh.cursor[b] = 0;
+  __syncthreads();  // also orders pass 1's kNoItem marks before the reads below
+  if (tid == 0) {
+    unsigned long long m = sh.warp_min[0];
+    for (int w = 1; w < kSmallBlock / 32; ++w) m = sh.warp_min[w] < m ? sh.warp_min[w] : m;
+    sh.min_key = m;
+  }
+  __syncthreads();
+  const unsigned long long base =
+      sh.min_key == Codec::inf_key() ? window + 1 : bucket_of(Codec::dist_from_key(sh.min_key), delta);
+  const auto bucket = [&](std::uint32_t v) -> std::uint32_t {
+    if (v == kNoItem) return windows;
+    return bucket_slot(bucket_of(Codec::dist(load_label(labels + v)), delta), window, base, windows);
+  };
+
+  // 2. Count, then scan into the offsets (B + 1 buckets, at most 64: one thread).
+  for (std::uint32_t t0 = 0; t0 < n; t0 += kTile) {
+    std::uint32_t v[kItems];
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      const std::uint32_t i = t0 + j * kSmallBlock + tid;
+      v[j] = i < n ? __ldcg(in.at(i)) : kNoItem;
+    }
+#pragma unroll
+    for (int j = 0; j < kItems; ++j)
+      if (t0 + j * kSmallBlock + tid < n) atomicAdd(&sh.cursor[bucket(v[j])], 1u);
+  }
+  __syncthreads();
+  if (tid == 0) {
+    std::uint32_t sum = 0;
+    for (std::uint32_t b = 0; b <= windows; ++b) {
+      const std::uint32_t c = sh.cursor[b];
+      sh.cursor[b] = sum;
+      offsets[b] = sum;
+      sum += c;
+    }
+    offsets[windows + 1] = sum;
+  }
+  __syncthreads();
+
+  // 3. Rank each tile's entries within their buckets and write them. Entries
+  // past n (the last tile's padding) rank in the discard bucket, which is
+  // not written, so every item of the tile takes part.
+  BlockSplit splitter(sh.split);
+  for (std::uint32_t t0 = 0; t0 < n; t0 += kTile) {
+    std::uint32_t v[kItems], b[kItems], rank[kItems];
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) {
+      const std::uint32_t i = t0 + j * kSmallBlock + tid;
+      v[j] = i < n ? __ldcg(in.at(i)) : kNoItem;
+    }
+#pragma unroll
+    for (int j = 0; j < kItems; ++j) b[j] = bucket(v[j]);
+    splitter.RankBuckets(b, rank, windows + 1, sh.tile_offsets);  // ends with a barrier
+#pragma unroll
+    for (int j = 0; j < kItems; ++j)
+      if (b[j] < windows) out[sh.cursor[b[j]] + rank[j] - sh.tile_offsets[b[j]]] = v[j];
+    __syncthreads();  // every thread has read the cursors
+    for (std::uint32_t c = tid; c < windows; c += kSmallBlock) sh.cursor[c] += sh.tile_offsets[c + 1] - sh.tile_offsets[c];
+    __syncthreads();
+  }
+  return base;
+}
+
+}  // namespace sssp::detail
