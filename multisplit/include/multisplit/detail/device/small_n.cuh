@@ -92,9 +92,12 @@ template <class Key, class Value>
 struct SmallNPolicy {
   static constexpr bool kPairs = has_values<Value>();
   static constexpr std::size_t kItemBytes = sizeof(Key) + (kPairs ? sizeof(Value) : 0);
-  static constexpr int kThreads = 256;
+  // 512 threads x 4 items: the split is latency-bound, and twice the warps
+  // of 256 x 8 rank the tile in half the sequential windows (docs/TUNING.md,
+  // "SmallN block shape"); 1024 x 2 does not fit 48 KB of static shared memory.
+  static constexpr int kThreads = 512;
   static constexpr int kMaxBuckets = 256;  // bucket ids staged as bytes; BlockMultisplit's MAX_BUCKETS
-  static constexpr int kItems = kItemBytes <= 16 ? 8 : kItemBytes <= 32 ? 4 : kItemBytes <= 64 ? 2 : 1;
+  static constexpr int kItems = kItemBytes <= 16 ? 4 : kItemBytes <= 32 ? 2 : 1;
   static constexpr std::uint32_t kTile = static_cast<std::uint32_t>(kThreads) * kItems;
   static constexpr std::uint32_t kWarps = kThreads / 32;
   // The staged tile (keys, values, one byte of bucket id per item) must fit
