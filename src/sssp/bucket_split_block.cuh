@@ -49,6 +49,15 @@ __host__ __device__ __forceinline__ std::uint32_t bucket_slot(std::uint64_t b, s
   return rel < windows - 1 ? static_cast<std::uint32_t>(rel) : windows - 1;
 }
 
+// The smallest of the warp's values, in lane 0.
+__device__ __forceinline__ unsigned long long warp_min_to_lane0(unsigned long long x) {
+  for (int off = 16; off > 0; off >>= 1) {
+    const unsigned long long other = __shfl_down_sync(0xFFFFFFFFu, x, off);
+    x = other < x ? other : x;
+  }
+  return x;
+}
+
 using BlockSplit = multisplit::BlockMultisplit<std::uint32_t, cub::NullType, kSmallBlock, kBlockSplitItemsPerThread,
                                                kBlockSplitMaxBuckets>;
 
@@ -83,16 +92,20 @@ __device__ unsigned long long split_in_block(const label_t* labels, std::uint32_
   constexpr int kItems = kBlockSplitItemsPerThread;
   constexpr std::uint32_t kTile = kSmallBlock * kItems;
   const std::uint32_t tid = threadIdx.x, n = in.n_a + in.n_b;
-
-  // 1. De-duplicate; the smallest key past the window.
-  unsigned long long best = Codec::inf_key();
-  for (std::uint32_t t0 = 0; t0 < n; t0 += kTile) {
-    std::uint32_t v[kItems];
+  // This thread's entries of the tile at t0 (striped; kNoItem past n).
+  const auto load_tile = [&](std::uint32_t t0, std::uint32_t (&v)[kItems]) {
 #pragma unroll
     for (int j = 0; j < kItems; ++j) {
       const std::uint32_t i = t0 + j * kSmallBlock + tid;
       v[j] = i < n ? __ldcg(in.at(i)) : kNoItem;
     }
+  };
+
+  // 1. De-duplicate; the smallest key past the window.
+  unsigned long long best = Codec::inf_key();
+  for (std::uint32_t t0 = 0; t0 < n; t0 += kTile) {
+    std::uint32_t v[kItems];
+    load_tile(t0, v);
 #pragma unroll
     for (int j = 0; j < kItems; ++j)
       if (v[j] != kNoItem && global_atomic_exch(stamps + v[j], stamp) == stamp) {
@@ -108,10 +121,7 @@ __device__ unsigned long long split_in_block(const label_t* labels, std::uint32_
       best = k < best ? k : best;
     }
   }
-  for (int off = 16; off > 0; off >>= 1) {
-    const unsigned long long other = __shfl_down_sync(0xFFFFFFFFu, best, off);
-    best = other < best ? other : best;
-  }
+  best = warp_min_to_lane0(best);
   if (tid % 32 == 0) sh.warp_min[tid / 32] = best;
   for (std::uint32_t b = tid; b <= windows; b += kSmallBlock) sh.cursor[b] = 0;
   __syncthreads();  // also orders pass 1's kNoItem marks before the reads below
@@ -131,11 +141,7 @@ __device__ unsigned long long split_in_block(const label_t* labels, std::uint32_
   // 2. Count, then scan into the offsets (B + 1 buckets, at most 64: one thread).
   for (std::uint32_t t0 = 0; t0 < n; t0 += kTile) {
     std::uint32_t v[kItems];
-#pragma unroll
-    for (int j = 0; j < kItems; ++j) {
-      const std::uint32_t i = t0 + j * kSmallBlock + tid;
-      v[j] = i < n ? __ldcg(in.at(i)) : kNoItem;
-    }
+    load_tile(t0, v);
 #pragma unroll
     for (int j = 0; j < kItems; ++j)
       if (t0 + j * kSmallBlock + tid < n) atomicAdd(&sh.cursor[bucket(v[j])], 1u);
@@ -159,11 +165,7 @@ __device__ unsigned long long split_in_block(const label_t* labels, std::uint32_
   BlockSplit splitter(sh.split);
   for (std::uint32_t t0 = 0; t0 < n; t0 += kTile) {
     std::uint32_t v[kItems], b[kItems], rank[kItems];
-#pragma unroll
-    for (int j = 0; j < kItems; ++j) {
-      const std::uint32_t i = t0 + j * kSmallBlock + tid;
-      v[j] = i < n ? __ldcg(in.at(i)) : kNoItem;
-    }
+    load_tile(t0, v);
 #pragma unroll
     for (int j = 0; j < kItems; ++j) b[j] = bucket(v[j]);
     splitter.RankBuckets(b, rank, windows + 1, sh.tile_offsets);  // ends with a barrier

@@ -270,10 +270,7 @@ __global__ void min_live_key(const std::uint32_t* items, std::uint32_t n, const 
     const unsigned long long k = Codec::key(d);
     best = k < best ? k : best;
   }
-  for (int off = 16; off > 0; off >>= 1) {
-    const unsigned long long other = __shfl_down_sync(0xFFFFFFFFu, best, off);
-    best = other < best ? other : best;
-  }
+  best = warp_min_to_lane0(best);
   if ((threadIdx.x & 31u) == 0 && best != Codec::inf_key()) atomicMin(&st->min_key, best);
 }
 
