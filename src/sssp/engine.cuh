@@ -747,9 +747,9 @@ StrategyStats continue_engine(const Workspace<typename Policy::Weight>& ws, Paus
   const auto ctx = engine_context(ws);
   BalancePlan plan = ws.balance;
   plan.overflow = &d_state->loop.overflow;
-  WidePlan wide = wide_plan(engine_persistent<Policy, Balance>, ws);
   if (ws.single_block_loop) allow_narrow_shared<typename Policy::Codec>(engine_narrow<Policy>);
   const int cluster_blocks = cluster_blocks_for<Policy>(ws);
+  WidePlan wide = wide_plan(engine_persistent<Policy, Balance>, ws, ws.medium_grid && cluster_blocks == 0);
   ClusterBand cluster_band;
   if (cluster_blocks > 0) {
     cluster_band.max_entry = static_cast<std::uint32_t>(cluster_blocks) * kNarrowTile / 2;

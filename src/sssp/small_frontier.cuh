@@ -46,7 +46,11 @@ __host__ __device__ inline std::uint32_t hand_back_frontier(std::uint32_t narrow
 // half of one over 1056, and such rounds have too little work for more
 // blocks), and the full grid above (R-MAT, uniform random: bandwidth needs
 // every resident block). The full grid hands back below half that.
-// Measured on the H200 (docs/TUNING.md, "Wide-regime grid size").
+// Measured on the H200 (docs/TUNING.md, "Wide-regime grid size"). Where the
+// cluster regime runs (engine.cuh) it takes those frontiers, and the medium
+// grid is left out: its rounds there were single rounds between hand-overs,
+// dearer than the cluster's or the full grid's (docs/TUNING.md, "Medium grid
+// beside the cluster").
 constexpr std::uint32_t kMediumMaxFrontier = 16384;
 constexpr int kMediumBlocksPerSm = 1;
 
@@ -91,11 +95,11 @@ int cooperative_grid(Kernel kernel, int block, int device, int max_per_sm = 0) {
 
 // WidePlan for `persistent` under the workspace's regime options.
 template <class Kernel, class Workspace>
-WidePlan wide_plan(Kernel persistent, const Workspace& ws) {
+WidePlan wide_plan(Kernel persistent, const Workspace& ws, bool medium_grid) {
   WidePlan plan;
   if (ws.cooperative) {
     plan.full_blocks = cooperative_grid(persistent, kRelaxBlock, ws.device, ws.wide_blocks_per_sm);
-    if (ws.medium_grid) plan.medium_blocks = cooperative_grid(persistent, kRelaxBlock, ws.device, kMediumBlocksPerSm);
+    if (medium_grid) plan.medium_blocks = cooperative_grid(persistent, kRelaxBlock, ws.device, kMediumBlocksPerSm);
   }
   plan.medium = WideBand{ws.single_block_loop ? hand_back_frontier(ws.narrow_max_arcs) : 0, kMediumMaxFrontier};
   plan.full = WideBand{plan.medium_blocks > 0 ? kMediumMaxFrontier / 2 : plan.medium.hand_back, ~0u};

@@ -82,7 +82,8 @@ struct SolverOptions {
   // lower.
   int wide_blocks_per_sm = 0;
   // Medium frontiers (up to 16384 vertices) on a persistent grid of one
-  // block per SM, whose barriers cost less; false: the full grid only.
+  // block per SM, whose barriers cost less, where the cluster regime does
+  // not run (it takes them there); false: the full grid only.
   bool medium_grid = true;
 };
 

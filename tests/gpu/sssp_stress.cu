@@ -473,6 +473,7 @@ struct Plan {
   bool persistent_grid = true;
   bool medium_grid = true;  // the one-block-per-SM grid for medium frontiers
   bool block_split = true;  // bucket-multisplit's small full splits inside the single block
+  bool cluster_loop = true;  // the cluster regime (off: the medium grid takes its frontiers)
 };
 
 template <class Weight>
@@ -535,6 +536,7 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
   plan.sources = draw_sources(g, rng);
   plan.predecessor_configs = static_cast<std::uint32_t>(rng.below(1u << kNumConfigs));
   plan.block_split = rng.between(0, 3) != 0;  // drawn last: earlier seeds keep the rest of their plan
+  plan.cluster_loop = rng.between(0, 2) != 0;
 
   const bool wide_labels = !std::is_same_v<Weight, float> &&
                            (g.num_vertices > 0 ? g.num_vertices - 1.0 : 0.0) * max_weight(g) >= 0xFFFFFFFFp0;
@@ -546,7 +548,7 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
     << (wide_labels ? " (64-bit labels)" : "") << " delta=" << to_string(delta_kind) << ":" << plan.delta
     << " B=" << plan.buckets << " narrow_max_arcs=" << plan.narrow_max_arcs
     << " persistent=" << (plan.persistent_grid ? "on" : "off") << " medium=" << (plan.medium_grid ? "on" : "off")
-    << " block_split=" << (plan.block_split ? "on" : "off");
+    << " block_split=" << (plan.block_split ? "on" : "off") << " cluster=" << (plan.cluster_loop ? "on" : "off");
   plan.description = s.str();
   return plan;
 }
@@ -605,6 +607,7 @@ int check_config(const graph::Csr<Weight>& g, const Plan& plan, const RelaxConfi
   options.persistent_grid = plan.persistent_grid;
   options.medium_grid = plan.medium_grid;
   options.block_split = plan.block_split;
+  options.cluster_loop = plan.cluster_loop;
 
   std::unique_ptr<sssp::GpuSolver<Weight>> solver;
   try {

@@ -285,12 +285,14 @@ TEST(SsspRandomGraphs, BinnedWithoutPersistentGrid) {
 
 // The full persistent grid alone (no medium grid), and the medium grid
 // with frontiers crossing its limit (urand rounds of tens of thousands of
-// vertices move between the medium and the full grid).
+// vertices move between the medium and the full grid). Without the cluster
+// regime: beside it the medium grid is not used.
 TEST(SsspRandomGraphs, MediumAndFullGrids) {
   SKIP_IF_NO_GPU();
   for (const bool medium : {false, true}) {
     Case c;
     c.medium_grid = medium;
+    c.cluster_loop = false;
     const std::string tag = medium ? " medium+full" : " full only";
     check_all(generated("grid:200:150", "random:1:100", 41), {0}, "grid:200:150" + tag, c);
     check_all(generated("urand:60000:8", "random:1:1000", 42), {9}, "urand:60000:8" + tag, c);
