@@ -90,6 +90,10 @@ SolveOutcome<Weight> gpu_outcome(sssp::SolveResult<Weight>&& r, Algorithm a, dou
     outcome.buckets_processed = r.buckets_processed;
     outcome.delta = r.delta > 0 ? r.delta : delta;
   }
+  if (a == Algorithm::BucketSort || a == Algorithm::BucketMultisplit) {
+    outcome.full_splits = r.full_splits;
+    outcome.full_splits_in_block = r.full_splits_in_block;
+  }
   return outcome;
 }
 

@@ -29,6 +29,8 @@ struct SolveOutcome {
   std::optional<std::uint64_t> rounds_narrow;  // of them, in the single-block loop; set with rounds_wide
   std::optional<std::uint64_t> rounds_wide;    // and on several blocks (the cluster and the grids)
   std::optional<std::uint64_t> buckets_processed;
+  std::optional<std::uint64_t> full_splits;           // bucketing strategies: full splits of the far pile
+  std::optional<std::uint64_t> full_splits_in_block;  // of them, split in one block on the device
   std::optional<double> delta;  // the delta the solver used, when it uses one (may differ from the request)
 };
 
@@ -65,6 +67,8 @@ void fill_record(const graph::Csr<Weight>& g, const SolveOutcome<Weight>& outcom
   record.rounds_narrow = outcome.rounds_narrow;
   record.rounds_wide = outcome.rounds_wide;
   record.buckets_processed = outcome.buckets_processed;
+  record.full_splits = outcome.full_splits;
+  record.full_splits_in_block = outcome.full_splits_in_block;
   record.delta_used = outcome.delta;
   record.has_predecessors = !outcome.predecessors.empty();
   finish_record(record);

@@ -197,6 +197,8 @@ json to_json(const AppOptions& options, const RunSummary& run) {
                        {"us_per_round", optional_json(r.us_per_round)},
                        {"iterations", optional_json(r.rounds)},  // "rounds" under its old name
                        {"buckets_processed", optional_json(r.buckets_processed)},
+                       {"full_splits", optional_json(r.full_splits)},
+                       {"full_splits_in_block", optional_json(r.full_splits_in_block)},
                        {"predecessors", r.has_predecessors},
                        {"validation", to_string(r.validation)},
                        {"mismatches", r.mismatches},

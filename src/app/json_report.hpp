@@ -57,7 +57,10 @@
 //                no split that adds up to rounds), "us_per_round": number|null (median solve
 //                time in us / rounds), "iterations": int|null (= rounds: the key's name
 //                before "rounds", kept so older scripts still read it),
-//                "buckets_processed": int|null, "predecessors": bool,
+//                "buckets_processed": int|null, "full_splits": int|null,
+//                "full_splits_in_block": int|null (bucketing strategies: full splits of the far
+//                pile in the last timed run, and those done in one block on the device),
+//                "predecessors": bool,
 //                "validation": "passed"|"failed"|"not run", "mismatches": int,
 //                "batched": bool (solved in a batch: solve_ms are the call's time / its sources)}],
 //   "summary": [{"strategy": string, "device": string, "delta": number|null, "sources": int,

@@ -120,6 +120,8 @@ TEST(AppHarness, WarmsUpThenTimesEachRunAndKeepsTheLast) {
     o.rounds = 3;
     o.rounds_narrow = 2;
     o.rounds_wide = 1;
+    o.full_splits = 2 + static_cast<std::uint64_t>(calls);
+    o.full_splits_in_block = 1;
     o.delta = 64;  // e.g. a GPU rounding 64.5 down
     return o;
   };
@@ -140,6 +142,8 @@ TEST(AppHarness, WarmsUpThenTimesEachRunAndKeepsTheLast) {
   ASSERT_TRUE(r.us_per_round.has_value());
   EXPECT_DOUBLE_EQ(*r.us_per_round, 10000);  // 30 ms median / 3 rounds
   EXPECT_FALSE(r.buckets_processed.has_value());
+  EXPECT_EQ(r.full_splits, std::optional<std::uint64_t>(6));  // of the last run
+  EXPECT_EQ(r.full_splits_in_block, std::optional<std::uint64_t>(1));
   EXPECT_EQ(last.distances.size(), 5u);
   EXPECT_EQ(r.strategy, "near-far");
   EXPECT_EQ(r.delta, std::optional<double>(64.5));       // the request: rows group by it
@@ -403,6 +407,23 @@ TEST(AppValidate, PathFromPredecessors) {
   EXPECT_TRUE(app::path_from_predecessors({none, 2, 1}, 0, 1).empty());  // a cycle never ends
 }
 
+// The bucketing strategies' full splits reach the JSON record as counted.
+TEST(AppJson, BucketingRecordCarriesItsFullSplits) {
+  std::vector<const char*> argv = {"sssp", "--strategy", "bucket-multisplit"};
+  const app::AppOptions options = app::parse_options(static_cast<int>(argv.size()), argv.data());
+  app::RunSummary run;
+  run.graph.source = "grid:2:2";
+  run.device.kind = "gpu";
+  RunRecord a = record("bucket-multisplit", "gpu", 0, {1, 2, 3}, 8, 8);
+  a.full_splits = 5;
+  a.full_splits_in_block = 4;
+  run.records = {a};
+  run.summary = app::summarize(run.records);
+  const nlohmann::json r = app::to_json(options, run).at("results").at(0);
+  EXPECT_EQ(r.at("full_splits"), 5);
+  EXPECT_EQ(r.at("full_splits_in_block"), 4);
+}
+
 TEST(AppJson, RecordHasEveryKeyWithItsType) {
   std::vector<const char*> argv = {"sssp", "--strategy", "all", "--path-to", "4", "--validate"};
   const app::AppOptions options = app::parse_options(static_cast<int>(argv.size()), argv.data());
@@ -488,6 +509,8 @@ TEST(AppJson, RecordHasEveryKeyWithItsType) {
   for (const char* key : {"rounds", "rounds_narrow", "rounds_wide", "us_per_round", "iterations"})
     EXPECT_TRUE(r.at(key).is_null()) << key;  // a CPU solver counts no rounds
   EXPECT_EQ(r.at("buckets_processed"), 4);
+  for (const char* key : {"full_splits", "full_splits_in_block"})
+    EXPECT_TRUE(r.at(key).is_null()) << key;  // only the bucketing strategies split
   EXPECT_TRUE(r.at("predecessors").is_boolean());
   EXPECT_EQ(r.at("validation"), "passed");
   EXPECT_TRUE(j.at("results")[1].at("delta").is_null());
