@@ -81,8 +81,7 @@ struct BucketingPolicy {
     std::uint32_t* piles[2];         // a full split reads piles[cur] (its overflow bucket) and writes the other
     std::uint32_t* offsets;          // where a full split writes its B + 2 bucket offsets
     std::uint32_t cur;
-    std::uint32_t pile_capacity;     // entries of each pile
-    std::uint32_t block_split_max;   // full splits of at most this many entries run in the narrow block (0: none)
+    std::uint32_t block_split_max;   // full splits of at most this many entries run in one block (0: none)
     std::uint32_t block_splits;      // of full_splits, those
   };
 
@@ -165,7 +164,11 @@ struct BucketingPolicy {
   __host__ __device__ static unsigned long long phase_count(const State* st) { return st->phases; }
   __device__ static std::uint32_t split_items(const State& view) { return view.far.split_count + view.take_count; }
 
-  // A full split's input: the overflow bucket of the last one, then the far pile.
+  // A full split's input: the overflow bucket of the last one (entries
+  // overflow_first .. + overflow_items of piles[cur]), then the far pile.
+  __host__ __device__ static std::uint32_t overflow_first(const State& s) {
+    return s.have_ready ? s.overflow_begin : 0;
+  }
   __host__ __device__ static std::uint32_t overflow_items(const State& s) {
     return s.have_ready ? s.overflow_end - s.overflow_begin : 0;
   }
@@ -177,7 +180,7 @@ struct BucketingPolicy {
   // its shared-memory copy of the state); ends with a barrier.
   __device__ static void resolve_pause_in_block(const EngineContext<Weight>& ctx, State* st,
                                                 BlockSplitShared* scratch) {
-    const SplitInput in{st->piles[st->cur] + (st->have_ready ? st->overflow_begin : 0), overflow_items(*st),
+    const SplitInput in{st->piles[st->cur] + overflow_first(*st), overflow_items(*st),
                         st->far.items[st->far.parity], st->far.count};
     const std::uint32_t stamp = st->loop.stamp_seq + 1;
     __syncthreads();  // everyone has read the state
@@ -366,7 +369,6 @@ StrategyStats run_bucketing(const Workspace<typename Codec::Weight>& ws, FirstFr
   init.piles[0] = ws.big[0];
   init.piles[1] = ws.big[1];
   init.offsets = ws.bucket_offsets;
-  init.pile_capacity = static_cast<std::uint32_t>(ws.big_capacity);
   // Small full splits in one block on the device: bucket-multisplit's only.
   Workspace<typename Codec::Weight> w = ws;
   w.block_split = use_multisplit && ws.block_split && windows + 1 <= kBlockSplitMaxBuckets;
@@ -376,14 +378,13 @@ StrategyStats run_bucketing(const Workspace<typename Codec::Weight>& ws, FirstFr
   auto full_split = [&](const State& h) {
     // Input: the overflow bucket of the last full split, then the far pile.
     // Every ready bucket is used up when a full split is asked for.
-    const std::uint32_t overflow_begin = h.have_ready ? h.overflow_begin : 0;
-    const std::uint32_t overflow_end = h.have_ready ? h.overflow_end : 0;
-    std::uint32_t* in = h.piles[h.cur] + overflow_begin;
+    std::uint32_t* in = h.piles[h.cur] + Policy::overflow_first(h);
+    const std::uint32_t n_overflow = Policy::overflow_items(h);
     const std::uint32_t n_far = h.far.count;
     if (n_far > 0)
-      SSSP_CUDA_CHECK(cudaMemcpyAsync(h.piles[h.cur] + overflow_end, h.far.items[h.far.parity],
-                                      n_far * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, ws.stream));
-    const std::uint32_t n = overflow_end - overflow_begin + n_far;
+      SSSP_CUDA_CHECK(cudaMemcpyAsync(in + n_overflow, h.far.items[h.far.parity], n_far * sizeof(std::uint32_t),
+                                      cudaMemcpyDeviceToDevice, ws.stream));
+    const std::uint32_t n = n_overflow + n_far;
     if (n > ws.big_capacity) throw std::runtime_error("sssp: internal error: the bucket pile overflowed");
     const std::uint32_t stamp = h.loop.stamp_seq + 1;
     std::uint32_t* out = h.piles[h.cur ^ 1];

@@ -754,7 +754,6 @@ StrategyStats continue_engine(const Workspace<typename Policy::Weight>& ws, Paus
   if (cluster_blocks > 0) {
     cluster_band.max_entry = static_cast<std::uint32_t>(cluster_blocks) * kNarrowTile / 2;
     cluster_band.hand_back = hand_back_frontier(ws.narrow_max_arcs);
-    wide.medium.hand_back = std::max(wide.medium.hand_back, cluster_band.max_entry);
     wide.full.hand_back = std::max(wide.full.hand_back, std::min(cluster_band.max_entry, wide.medium.max_frontier));
   }
   // Last in every step, so that a pause any regime ends on is resolved
