@@ -2,9 +2,12 @@
 // source, in one process: each configuration (single-block loop on/off, its
 // arc limit, persistent grid on/off, load balancer) solves with each
 // strategy; the table gives the median solve time, the rounds, the split
-// between narrow (single-block), cluster and wide (grid) rounds, and microseconds per
-// round, and the work ratio (arcs relaxed over arcs). Every result is checked against Dijkstra (graph/verify.hpp: exact
-// for integer weights, 1e-6 relative for float; the "exact" column).
+// between narrow (single-block), cluster and wide (grid) rounds,
+// microseconds per round, the bucketing strategies' full splits (and how
+// many of them one block did on the device), and the work ratio (arcs
+// relaxed over arcs). Every result is checked against Dijkstra
+// (graph/verify.hpp: exact for integer weights, 1e-6 relative for float; the
+// "exact" column).
 //
 //   regime_bench [--runs N] [--seed S] [--strategy NAME]... [--narrow-max-arcs A,B,...]
 //                [--configs default,no-narrow,no-persistent,no-medium,no-cluster,no-block-split]
