@@ -212,6 +212,23 @@ TEST(DeltaStepping, DistancesBeyond32Bits) {
   }
 }
 
+// The buffer overload writes every entry: it needs no initialised memory
+// (unreachable vertices included).
+TEST(DeltaStepping, WritesEveryEntryOfAnUninitialisedBuffer) {
+  auto g = random_graph<std::uint32_t>({3000, 12000, 1000, false}, 23);
+  const auto expected = dijkstra(g, 0);
+  ASSERT_TRUE(std::count(expected.begin(), expected.end(), infinite_distance<std::uint32_t>()) > 0);
+  for (const int threads : {1, 3}) {
+    std::vector<distance_t<std::uint32_t>> buffer(g.num_vertices, 0xABABABABABABABABull);
+    delta_stepping(g, 0, auto_delta_cpu(g), threads, buffer.data());
+    EXPECT_EQ(buffer, expected) << "threads " << threads;
+  }
+  const auto fg = random_graph<float>({3000, 12000, 1000, false}, 23);
+  std::vector<float> fbuffer(fg.num_vertices, -1.0f);
+  delta_stepping(fg, 0, auto_delta_cpu(fg), 2, fbuffer.data());
+  expect_close(dijkstra(fg, 0), fbuffer, "float buffer");
+}
+
 // Entries carry the low 32 bits of their distance. Here vertex v is first
 // reached at 2^32 + 5 (over a) and then lowered to exactly 2^32 less (over
 // c1, c2), so its stale entry's tag matches again: it must still come out

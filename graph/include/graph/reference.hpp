@@ -49,6 +49,16 @@ template <class Weight>
 std::vector<distance_t<Weight>> delta_stepping(const Csr<Weight>& g, vertex_id source, double delta,
                                                int threads = 0, CpuSolveStats* stats = nullptr);
 
+// The same, writing the n distances into `dist` (caller's memory, which need
+// not be initialised: the solver's threads touch it first, each its own
+// slice). std::vector value-initialises its elements on one thread, which
+// for a large graph is a sizeable part of the solve (a 4M-vertex grid: 32 MB
+// of page faults and zeroing); a buffer from `new Dist[n]` avoids it, as
+// GAP's parallel-filled pvector does.
+template <class Weight>
+void delta_stepping(const Csr<Weight>& g, vertex_id source, double delta, int threads, distance_t<Weight>* dist,
+                    CpuSolveStats* stats = nullptr);
+
 // delta "auto": c * mean weight / mean out-degree (Davidson et al. use c = 32;
 // the GPU solver picks c from the graph's shape, sssp::choose_delta_c), at
 // least the smallest positive weight and never 0.

@@ -250,11 +250,12 @@ class DeltaStepping {
       : g_(g), inv_delta_(1.0 / delta), team_(team), published_(2 * static_cast<std::size_t>(team)),
         workers_(static_cast<std::size_t>(team), nullptr) {}
 
-  std::vector<Dist> run(vertex_id source, CpuSolveStats* stats) {
-    // The result vector is the distance array itself (accessed atomically
-    // during the solve); no serial pass over memory beyond its own zeroing.
-    std::vector<Dist> out(g_.num_vertices);
-    dist_ = out.data();
+  // Solves into `dist` (n entries, any contents): the caller's array is the
+  // distance array itself, accessed atomically during the solve, and each
+  // thread initialises its own slice, so its pages are first touched in
+  // parallel.
+  void run(vertex_id source, Dist* dist, CpuSolveStats* stats) {
+    dist_ = dist;
     source_ = source;
     bin_[0].store(bin_of(Dist{0}));
     bin_[1].store(kNoBin);
@@ -283,7 +284,6 @@ class DeltaStepping {
       stats->relaxations = relaxations_.load();
       stats->phases = phases_;
     }
-    return out;
   }
 
  private:
@@ -648,7 +648,7 @@ class DeltaStepping {
   const double inv_delta_;
   int team_;
   vertex_id source_ = 0;
-  Dist* dist_ = nullptr;  // the result vector's data
+  Dist* dist_ = nullptr;  // the caller's distance array
   // published_[parity * team + thread]; one cache line each.
   std::vector<Published> published_;
   std::vector<Worker*> workers_;  // for solo mode's takeover
@@ -664,8 +664,8 @@ class DeltaStepping {
 }  // namespace
 
 template <class Weight>
-std::vector<distance_t<Weight>> delta_stepping(const Csr<Weight>& g, vertex_id source, double delta, int threads,
-                                               CpuSolveStats* stats) {
+void delta_stepping(const Csr<Weight>& g, vertex_id source, double delta, int threads, distance_t<Weight>* dist,
+                    CpuSolveStats* stats) {
   if (source >= g.num_vertices)
     throw std::invalid_argument("delta_stepping: source " + std::to_string(source) +
                                 " is not a vertex (the graph has " + std::to_string(g.num_vertices) + " vertices)");
@@ -673,9 +673,15 @@ std::vector<distance_t<Weight>> delta_stepping(const Csr<Weight>& g, vertex_id s
     throw std::invalid_argument("delta_stepping: delta must be positive and finite, not " + std::to_string(delta));
   if (threads < 0) throw std::invalid_argument("delta_stepping: threads must be >= 0");
   const int team = threads > 0 ? threads : omp_get_max_threads();
-  DeltaStepping<Weight> solver(g, delta, team);
-  auto dist = solver.run(source, stats);
+  DeltaStepping<Weight>(g, delta, team).run(source, dist, stats);
   if (stats) stats->delta = delta;
+}
+
+template <class Weight>
+std::vector<distance_t<Weight>> delta_stepping(const Csr<Weight>& g, vertex_id source, double delta, int threads,
+                                               CpuSolveStats* stats) {
+  std::vector<distance_t<Weight>> dist(g.num_vertices);
+  delta_stepping(g, source, delta, threads, dist.data(), stats);
   return dist;
 }
 
@@ -779,6 +785,9 @@ double auto_delta_cpu(const Csr<Weight>& g) {
 template std::vector<distance_t<std::uint32_t>> delta_stepping(const Csr<std::uint32_t>&, vertex_id, double, int,
                                                                CpuSolveStats*);
 template std::vector<distance_t<float>> delta_stepping(const Csr<float>&, vertex_id, double, int, CpuSolveStats*);
+template void delta_stepping(const Csr<std::uint32_t>&, vertex_id, double, int, distance_t<std::uint32_t>*,
+                             CpuSolveStats*);
+template void delta_stepping(const Csr<float>&, vertex_id, double, int, distance_t<float>*, CpuSolveStats*);
 template double auto_delta(const Csr<std::uint32_t>&, double);
 template double auto_delta(const Csr<float>&, double);
 template double auto_delta_cpu(const Csr<std::uint32_t>&);
