@@ -30,15 +30,20 @@
 //    consecutive phases rotate (published entries by 2, proposals and claim
 //    cursors by 3), so nothing is reset inside the critical path.
 //  * Solo phases on a loaded machine: once a thread has had to sleep at a
-//    barrier (or there are more threads than processors), a phase with fewer
-//    than kSoloEnter entries in all is run by thread 0 alone. It takes every
+//    barrier waiting for a team mate that another process had preempted (or
+//    there are more threads than processors), a phase with fewer than
+//    kSoloEnter entries in all is run by thread 0 alone. It takes every
 //    thread's entries (the others wait at the barrier with their data at
 //    rest) and runs sequential delta-stepping until a bin holds kSoloExit
 //    entries, then publishes it and releases the team. On a loaded machine
 //    every barrier risks waiting for a descheduled team mate for a scheduler
 //    tick: on 2 shared cores the 2-thread DE road solve took 27 ms before
 //    and 5.7 ms with solo phases (1.1 ms when the machine is idle, where
-//    solo phases stay off: there they cost 20-30% on roads).
+//    solo phases stay off: there they cost 20-30% on roads). A sleep while
+//    the last team mate was still working (a long phase on one thread, as
+//    wide bins on road graphs make) is not load: at 16 threads, counting
+//    such sleeps too put luxembourg_osm and grid 2048 x 2048 into solo
+//    phases on an idle machine (1.5-1.9x and 1.2x slower; docs/TUNING.md).
 //  * GAP indexes its bins by absolute bin number in a vector grown on demand,
 //    which needs (max distance / delta) bins and fails for tiny deltas. Here
 //    each thread keeps a ring of kRingBins bins for the window [current bin,
@@ -69,6 +74,7 @@
 
 #ifdef __linux__
 #include <linux/futex.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #endif
@@ -107,8 +113,9 @@ constexpr std::size_t kChunk = 64;  // frontier vertices claimed at a time
 // How far ahead (in entries) relax_entries prefetches.
 constexpr std::size_t kPrefetchFar = 16;
 constexpr std::size_t kPrefetchNear = 8;
-// Solo mode: on a loaded machine (a thread slept at a barrier within the last
-// kPressureHold phases, or more threads than processors), a phase with fewer shared entries than kSoloEnter is
+// Solo mode: on a loaded machine (a thread slept at a barrier, waiting for a
+// preempted team mate, within the last kPressureHold phases, or more threads
+// than processors), a phase with fewer shared entries than kSoloEnter is
 // run by one thread, which goes on alone until a bin holds kSoloExit entries.
 constexpr std::size_t kSoloEnter = 256;
 constexpr std::size_t kSoloExit = 2048;
@@ -160,11 +167,17 @@ class SpinBarrier {
     threads_ = threads;
     arrived_.store(0, std::memory_order_relaxed);
   }
-  // Returns whether this thread had to sleep (waited beyond the spin time).
+  // Returns whether this thread had to sleep (waited beyond the spin time)
+  // for a team mate that had been preempted: the last to arrive tells, when
+  // someone sleeps, whether the scheduler took its core during the phase
+  // (load from other processes) or it simply had more work.
   bool wait() {
     const std::uint32_t generation = generation_.load(std::memory_order_acquire);
     if (arrived_.fetch_add(1, std::memory_order_acq_rel) == threads_ - 1) {
       arrived_.store(0, std::memory_order_relaxed);
+      // Published by the generation increment below (a seq_cst RMW).
+      preempted_.store(sleepers_.load(std::memory_order_seq_cst) > 0 && preempted_since_last_check(),
+                       std::memory_order_relaxed);
       generation_.fetch_add(1, std::memory_order_seq_cst);
       if (sleepers_.load(std::memory_order_seq_cst) > 0) wake_all();
       return false;
@@ -182,7 +195,24 @@ class SpinBarrier {
     sleepers_.fetch_add(1, std::memory_order_seq_cst);
     while (generation_.load(std::memory_order_seq_cst) == generation) sleep_while(generation);
     sleepers_.fetch_sub(1, std::memory_order_relaxed);
+    return preempted_.load(std::memory_order_relaxed);
+  }
+
+  // Whether the calling thread was descheduled against its will (its core
+  // given to another task) since its previous call; each solver thread calls
+  // it once when a solve starts, so that only that solve's switches count.
+  // Where the count cannot be read, every sleep counts as load.
+  static bool preempted_since_last_check() {
+#ifdef __linux__
+    thread_local long seen = 0;
+    rusage usage;
+    if (getrusage(RUSAGE_THREAD, &usage) != 0) return true;
+    const bool preempted = usage.ru_nivcsw != seen;
+    seen = usage.ru_nivcsw;
+    return preempted;
+#else
     return true;
+#endif
   }
 
  private:
@@ -216,6 +246,7 @@ class SpinBarrier {
   alignas(64) std::atomic<int> arrived_{0};
   alignas(64) std::atomic<std::uint32_t> generation_{0};
   std::atomic<int> sleepers_{0};
+  std::atomic<bool> preempted_{false};  // of the last generation: see wait()
   int threads_ = 1;
 };
 
@@ -300,7 +331,7 @@ class DeltaStepping {
     const Entry* data = nullptr;
     std::size_t size = 0;
     std::uint64_t bin = kNoBin;
-    bool slept = false;  // the thread slept at the barrier before the phase it was published in
+    bool slept = false;  // the thread slept at the barrier before the phase it was published in, for a preempted team mate
   };
 
   // One thread's bins and counters.
@@ -328,6 +359,7 @@ class DeltaStepping {
       // More threads than processors: some always wait for a core.
       const bool oversubscribed = team > omp_get_num_procs();
       s_.workers_[static_cast<std::size_t>(id_)] = this;
+      (void)SpinBarrier::preempted_since_last_check();  // switches before this solve do not count
       if (id_ == 0) {
         // Phase 0: the source, published by thread 0.
         pub_[0].push_back({s_.source_, tag_of(Dist{0})});
@@ -635,7 +667,7 @@ class DeltaStepping {
     std::vector<std::pair<std::size_t, const Entry*>> parts_;
     std::vector<Entry> scratch_;
     std::uint64_t base_ = 0;  // the bin being processed
-    bool slept_ = false;        // slept at the last barrier that ended a shared phase
+    bool slept_ = false;        // slept, for a preempted team mate, at the last barrier that ended a shared phase
     // Solo phases are allowed for kPressureHold phases after any thread slept
     // at a barrier; every thread computes this from the same published flags.
     int pressure_ = 0;
