@@ -478,7 +478,8 @@ TEST(AutoDeltaCpu, PositiveAndFiniteOnEdgeCases) {
 }
 
 TEST(AutoDeltaCpu, FollowsItsRule) {
-  constexpr double kC = 0.85;  // the rule's c (graph/reference.hpp)
+  constexpr double kC = 1.0;       // the rule's c (graph/reference.hpp)
+  constexpr double kSkew = 0.425;  // its factor for large, extremely skewed graphs
   // Hub-free, mean degree >= 8: delta = 4 * kC * mean w / mean degree, the
   // mean degree taken over vertices with arcs. Complete digraph on 10
   // vertices (degree 9), 50 arcs of weight 1 and 40 of 1000 (mean 445):
@@ -493,17 +494,23 @@ TEST(AutoDeltaCpu, FollowsItsRule) {
   EXPECT_DOUBLE_EQ(auto_delta_cpu(from_arcs<std::uint32_t>(1000, complete)), auto_delta_cpu(dense));
 
   // Hub-free, mean degree 5 (each vertex to the next 5 on a ring, weights
-  // 2..6, mean 4): widened by (8 / 5)^3.
+  // 2..6, mean 4): widened by (8 / 5)^4.
   std::vector<std::tuple<vertex_id, vertex_id, std::uint32_t>> ring;
   for (vertex_id v = 0; v < 12; ++v)
     for (vertex_id k = 1; k <= 5; ++k) ring.emplace_back(v, (v + k) % 12, k + 1);
-  EXPECT_NEAR(auto_delta_cpu(from_arcs<std::uint32_t>(12, ring)), kC * std::pow(8.0 / 5, 3) * 4 / 5,
+  EXPECT_NEAR(auto_delta_cpu(from_arcs<std::uint32_t>(12, ring)), kC * std::pow(8.0 / 5, 4) * 4 / 5,
               1e-9);
-  // Hub-free, mean degree 4 (a torus-like ring with 4 neighbours): widened 8x.
+  // Hub-free, mean degree 4 (a torus-like ring with 4 neighbours): widened 16x.
   std::vector<std::tuple<vertex_id, vertex_id, std::uint32_t>> ring4;
   for (vertex_id v = 0; v < 12; ++v)
     for (vertex_id k = 1; k <= 4; ++k) ring4.emplace_back(v, (v + k) % 12, 10u);
-  EXPECT_NEAR(auto_delta_cpu(from_arcs<std::uint32_t>(12, ring4)), kC * 8 * 10 / 4, 1e-9);
+  EXPECT_NEAR(auto_delta_cpu(from_arcs<std::uint32_t>(12, ring4)), kC * 16 * 10 / 4, 1e-9);
+  // Hub-free, mean degree 3 (a ring with 3 neighbours): (8 / 3)^4 = 50.6 is
+  // capped at 19 (the road graphs' range), above (4 / 3)^5 = 4.2.
+  std::vector<std::tuple<vertex_id, vertex_id, std::uint32_t>> ring3;
+  for (vertex_id v = 0; v < 12; ++v)
+    for (vertex_id k = 1; k <= 3; ++k) ring3.emplace_back(v, (v + k) % 12, 10u);
+  EXPECT_NEAR(auto_delta_cpu(from_arcs<std::uint32_t>(12, ring3)), kC * 19 * 10 / 3, 1e-9);
 
   // A directed cycle (mean degree 1, no hub): nearly a tree, so delta widens
   // by (4 / 1)^5: kC * 1024 * 6 / 1.
@@ -521,7 +528,7 @@ TEST(AutoDeltaCpu, FollowsItsRule) {
   EXPECT_NEAR(auto_delta_cpu(from_arcs<std::uint32_t>(51, star)), kC * 500 / (100.0 / 51), 1e-9);
   // A large graph with an extreme degree spread (an undirected star with
   // 2^20 leaves: 2^21 arcs, degree cv about 512; weights 2 out and 998 back,
-  // mean 500) is narrowed by half: kC / 2 * 500 / (2^21 / (2^20 + 1)). One
+  // mean 500) is narrowed: kSkew * kC * 500 / (2^21 / (2^20 + 1)). One
   // arc fewer (below 2^21 arcs) keeps kC.
   {
     constexpr vertex_id kLeaves = vertex_id{1} << 20;
@@ -532,7 +539,7 @@ TEST(AutoDeltaCpu, FollowsItsRule) {
       big_star.emplace_back(leaf, 0, 998u);
     }
     const double degree = 2.0 * kLeaves / (kLeaves + 1);
-    EXPECT_NEAR(auto_delta_cpu(from_arcs<std::uint32_t>(kLeaves + 1, big_star)), kC / 2 * 500 / degree, 1e-9);
+    EXPECT_NEAR(auto_delta_cpu(from_arcs<std::uint32_t>(kLeaves + 1, big_star)), kSkew * kC * 500 / degree, 1e-9);
     // Without the last leaf's arc back: 2^21 - 1 arcs over 2^20 vertices with arcs.
     big_star.pop_back();
     const double mean_w = (2.0 * kLeaves + 998.0 * (kLeaves - 1)) / (2.0 * kLeaves - 1);

@@ -69,11 +69,11 @@ double auto_delta(const Csr<Weight>& g, double c = 32.0);
 // on a CPU it gave R-MAT 3.7x the best delta's time). With mean weight w,
 // mean out-degree d over the vertices that have arcs, largest degree D and
 // the out-degree's coefficient of variation cv (over all vertices):
-//   delta = 0.85 * f * w / d, where
-//   f = max(4, min(8, (8 / d)^3), (4 / d)^5) when D <= 4 d + 8 (no hubs:
-//       meshes, roads, grids, uniform random graphs; f is 4 from d of about 5 up,
-//       8 at d = 4 and 34 at d = 1.97),
-//   f = 1/2 with hubs when cv > 4 and the graph has at least 2^21 arcs
+//   delta = f * w / d, where
+//   f = max(4, min(19, (8 / d)^4), (4 / d)^5) when D <= 4 d + 8 (no hubs:
+//       meshes, roads, grids, uniform random graphs; f is 4 from d of about
+//       5.7 up, 16 at d = 4, 19 from 3.8 down to 2.2, then 34 at d = 1.97),
+//   f = 0.425 with hubs when cv > 4 and the graph has at least 2^21 arcs
 //       (Graph500 R-MAT),
 //   f = 1 otherwise (social graphs, milder R-MAT);
 // never below the smallest positive weight; 1 when there are no arcs or

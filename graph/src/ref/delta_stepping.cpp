@@ -121,14 +121,17 @@ constexpr std::size_t kSoloEnter = 256;
 constexpr std::size_t kSoloExit = 2048;
 constexpr int kPressureHold = 64;
 // auto_delta_cpu's c for graphs with hubs (the rule's base; see there).
-constexpr double kCpuDeltaC = 0.85;
+constexpr double kCpuDeltaC = 1;
 // Hub-free graphs: delta is widened at least this much (meshes, dense
 // uniform random graphs); see auto_delta_cpu.
 constexpr double kHubFreeMinWiden = 4;
+// ... and at most this much for their degree alone (c = 16 to 19: grids,
+// and road graphs of degree 2.2 to 3.8); see auto_delta_cpu.
+constexpr double kLowDegreeWiden = 19;
 // Large graphs whose degrees are extremely skewed (Graph500 R-MAT): delta is
 // narrowed by this factor; "extremely skewed" is a standard deviation of the
 // out-degree above kSkewCv times its mean, "large" at least kSkewMinArcs arcs.
-constexpr double kSkewNarrow = 0.5;
+constexpr double kSkewNarrow = 0.425;
 constexpr double kSkewCv = 4;
 constexpr std::uint64_t kSkewMinArcs = std::uint64_t{1} << 21;
 
@@ -789,18 +792,23 @@ double auto_delta_cpu(const Csr<Weight>& g) {
   // latency of a small frontier). So delta is widened at least
   // kHubFreeMinWiden times (the copter2 mesh, degree 12.7, was 1.6x slower
   // at 1x than at 4x on 16 threads; uniform random graphs of degree 32 are
-  // flat from 0.5x to 8x), more as the mean degree falls below 8 (up to 8x at
-  // 4, grids: long paths, thousands of phases at a narrow delta), then
-  // steeply below 2.64 ((4 / d)^5: 12x for DE at 2.43, 34x for andorra at
+  // flat from 0.5x to 8x), more as the mean degree falls below 8 ((8 / d)^4:
+  // 16x for grids at 4, up to kLowDegreeWiden from 3.8 down: long paths,
+  // thousands of phases at a narrow delta; at 16 threads grids 1024^2 and
+  // 2048^2, DE, amsterdam and rome99 were fastest at c = 16), then steeply below
+  // 2.2 ((4 / d)^5: 26x for luxembourg_osm at 2.09, 34x for andorra at
   // 1.97; roads are nearly trees).
   //
   // Graphs with hubs keep kCpuDeltaC: a hub reached again within a wide bin
-  // is relaxed again, all of its arcs. Among them, large graphs whose degree
+  // is relaxed again, all of its arcs (at 16 threads email-Enron and
+  // cond-mat were fastest at c = 1 to 2, as-22july06 and pgp-strong at 2 to
+  // 4 and within 1.17x at 1). Among them, large graphs whose degree
   // spread is extreme (Graph500 R-MAT: degree cv 6.5 to 8.6; social graphs
   // and the milder R-MAT a = 0.5 stay below 4) are narrowed by kSkewNarrow:
   // on rmat:20:16 at 16 threads the time against delta is bimodal, with a
-  // slow valley from kCpuDeltaC up to 4x it and good regions at half of it
-  // and at 8x and above; the narrow one keeps the work ratio at 1.01 and
+  // slow valley from c = 0.5 to 4 and good regions at c <= 0.25 and at
+  // c >= 8; the narrow one (c = 0.425 x w / d, over the vertices with arcs:
+  // about 0.26 in the sweep's units) keeps the work ratio at 1.01 and
   // does not depend on the thread count (wide bins cost 2-3x the work at 2
   // threads). Small graphs (below kSkewMinArcs arcs) keep kCpuDeltaC: their
   // phases are too short for more of them to pay at 16 threads (as-22july06).
@@ -808,7 +816,7 @@ double auto_delta_cpu(const Csr<Weight>& g) {
   const bool hub_free = static_cast<double>(max_degree) <= 4 * d + 8;
   double factor = 1.0;
   if (hub_free)
-    factor = std::max({kHubFreeMinWiden, std::min(8.0, std::pow(8 / d, 3)), std::pow(4 / d, 5)});
+    factor = std::max({kHubFreeMinWiden, std::min(kLowDegreeWiden, std::pow(8 / d, 4)), std::pow(4 / d, 5)});
   else if (degree_cv > kSkewCv && g.num_arcs() >= kSkewMinArcs)
     factor = kSkewNarrow;
   return std::max(kCpuDeltaC * factor * w.mean / d, w.min_positive);
