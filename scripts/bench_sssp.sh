@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # SSSP benchmark, one command: every GPU strategy (near-far, bucket-sort,
 # bucket-multisplit, bellman-ford) and the CPU delta-stepping on generated and
-# real graphs, the three relax load balancers side by side, then a delta sweep.
+# real graphs, the three relax load balancers side by side, then a delta sweep,
+# and the CPU solver alone at two thread counts.
 #
-#   scripts/bench_sssp.sh            # full set (parts main, large, balance, sweep)
-#   scripts/bench_sssp.sh --quick    # smaller set (parts main, sweep), under 3 minutes on an H200
+#   scripts/bench_sssp.sh            # full set (parts main, large, balance, sweep, batch, cpu)
+#   scripts/bench_sssp.sh --quick    # smaller set (parts main, sweep, cpu); main and sweep take
+#                                    # under 3 minutes on an H200
 #   scripts/bench_sssp.sh --quick -- --random-sources 4   # after --: extra sssp_bench (= sssp bench) options
 #   SSSP_BENCH_PARTS=large scripts/bench_sssp.sh   # only some parts (one file set each)
 #
-# Parts, one sssp_bench run and one file set each:
+# Parts, one file set each (sssp_bench runs, unless the part names another tool):
 #   main     sssp.json       R-MAT scale 20-22 (quick: 18-20), grids 1024^2 and 2048^2
 #                            (quick: 1024^2), uniform random 2^20-2^22 (quick: 2^18-2^20),
 #                            and the shared real graphs; CPU delta-stepping alongside, at
@@ -23,14 +25,23 @@
 #                            one after another, GpuSolver::solve_batch, 8 concurrent solvers,
 #                            and the CPU's batch (Dijkstra, one source per thread, every
 #                            core) in the same process (full mode only; DE skipped when absent)
+#   cpu      cpu_sssp.json   the CPU solver alone (graph/cpu_sssp_bench, no GPU used; its stdout in
+#                            cpu_sssp.txt): Dijkstra on one thread, delta-stepping at 2 threads
+#                            (the development machine's cores) and 16 (the GPU host's), at the
+#                            CPU's own rule auto_delta_cpu (row "cpu-auto") and at c * mean
+#                            weight / mean degree for c = 0.125..128, on rmat:20:16, urand 2^20,
+#                            grids 1024^2 and 2048^2 (quick: rmat:18:16 and grid 1024^2) and the
+#                            shared real graphs (not the downloads); 5 timed runs
 #
 # Writes into results/<device>/<YYYY-MM-DD>/ (device from nvidia-smi, e.g.
 # results/nvidia-h200/2026-11-23/): NAME.json and NAME.md per part (sssp_bench
 # --json/--markdown), NAME.meta.json (command, commit, date) and NAME.log (stderr).
 # Then: scripts/plot_results.py DIR and scripts/make_benchmarks_doc.py DIR.
 #
-# Refuses (exit 2) where no GPU is present. Exit 3: some GPU result differed
-# from the CPU reference (the JSON says which; files are still written).
+# Refuses (exit 2) where no GPU is present, the cpu part included (this is the
+# GPU benchmark; run graph/cpu_sssp_bench directly elsewhere). Exit 3: some GPU
+# result differed from the CPU reference, or in the cpu part a delta-stepping
+# result from Dijkstra (the JSON says which; files are still written).
 #
 # Weights (the multisplit paper's rule): generated graphs and files without
 # weights get uniform integers 1..1000 (random:1:1000, seed 1); road files keep
@@ -39,11 +50,13 @@
 # paper's (0.5, 0.1, 0.1, 0.3).
 #
 # Environment: SSSP_BUILD_DIR (prebuilt build folder, default build/; its
-# src/sssp_bench is used as is, built only if missing), SSSP_DATASETS (shared
+# src/sssp_bench, src/concurrent_sources_bench and graph/cpu_sssp_bench are
+# used as they are, each built only if missing), SSSP_DATASETS (shared
 # graphs, default ../shared/datasets), SSSP_DOWNLOADS (graphs fetched by
 # datasets/download.sh, default datasets/downloads; full mode only, 0 to skip),
 # SSSP_RESULTS (default results/), SSSP_BENCH_RUNS (timed solves per source:
-# quick 3, full 5), SSSP_BENCH_PARTS (space-separated parts to run).
+# quick 3, full 5; the cpu part: 5 in both modes), SSSP_BENCH_PARTS
+# (space-separated parts to run). Options after -- go to sssp_bench only.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
 
@@ -67,14 +80,16 @@ if [ "$mode" = quick ]; then
   generate=(rmat:18:16 rmat:19:16 rmat:20:16 "rmat:20:16:$paper_rmat" grid:1024:1024
             urand:262144:16 urand:524288:16 urand:1048576:16)
   sweep_generate=(rmat:20:16)
-  parts="${SSSP_BENCH_PARTS:-main sweep}"
+  cpu_generate=(rmat:18:16 grid:1024:1024)
+  parts="${SSSP_BENCH_PARTS:-main sweep cpu}"
 else
   runs="${SSSP_BENCH_RUNS:-5}"
   generate=(rmat:20:16 rmat:21:16 rmat:22:16 "rmat:20:16:$paper_rmat" "rmat:21:16:$paper_rmat"
             "rmat:22:16:$paper_rmat" grid:1024:1024 grid:2048:2048
             urand:1048576:16 urand:2097152:16 urand:4194304:16)
   sweep_generate=(rmat:20:16 grid:1024:1024)
-  parts="${SSSP_BENCH_PARTS:-main large balance sweep batch}"
+  cpu_generate=(rmat:20:16 urand:1048576:16 grid:1024:1024 grid:2048:2048)
+  parts="${SSSP_BENCH_PARTS:-main large balance sweep batch cpu}"
 fi
 large_generate=(rmat:23:16 rmat:24:16 grid:4096:4096 urand:8388608:16)
 balance_generate=(rmat:20:16 rmat:22:16 "rmat:20:16:$paper_rmat" grid:1024:1024 grid:2048:2048 urand:1048576:16)
@@ -82,8 +97,9 @@ balance_files=(road/DE.gr road/amsterdam-roads.mtx road/luxembourg_osm.mtx socia
                social/as-22july06.mtx)
 for p in $parts; do
   case "$p" in
-    main|large|balance|sweep|batch) ;;
-    *) echo "bench_sssp.sh: unknown part '$p' in SSSP_BENCH_PARTS (main, large, balance, sweep, batch)" >&2; exit 2 ;;
+    main|large|balance|sweep|batch|cpu) ;;
+    *) echo "bench_sssp.sh: unknown part '$p' in SSSP_BENCH_PARTS (main, large, balance, sweep, batch, cpu)" >&2
+       exit 2 ;;
   esac
 done
 want() { case " $parts " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
@@ -92,10 +108,11 @@ want() { case " $parts " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 shared=(road/DE.gr road/rome99.gr road/andorra_osm.mtx road/amsterdam-roads.mtx road/luxembourg_osm.mtx
         social/email-Enron.mtx social/pgp-strong-2009.mtx social/cond-mat-2005.mtx@random:1:1000
         social/as-22july06.mtx mesh/copter2.mtx)
-graphs=()
+shared_graphs=()
 for f in "${shared[@]}"; do
-  if [ -f "$data/${f%@*}" ]; then graphs+=(--graph "$data/$f"); else echo "skipping $f: not under $data" >&2; fi
+  if [ -f "$data/${f%@*}" ]; then shared_graphs+=(--graph "$data/$f"); else echo "skipping $f: not under $data" >&2; fi
 done
+graphs=("${shared_graphs[@]}")
 if [ "$mode" = full ] && [ "$downloads" != 0 ] && [ -d "$downloads" ]; then
   # Standard collections fetched by datasets/download.sh (the GPU machine may have none).
   while IFS= read -r f; do graphs+=(--graph "$f"); done < <(find "$downloads" -maxdepth 1 -type f \
@@ -175,6 +192,26 @@ if want batch && [ "$mode" = full ]; then
   fi
   run_batch sssp_batch_grid 16 gen:grid:1024:1024
   run_batch sssp_batch_rmat 16 gen:rmat:20:16
+fi
+
+if want cpu; then
+  gpu_bench_bin="$bench_bin"
+  bench_binary graph/cpu_sssp_bench cpu_sssp_bench
+  cpu_bin="$bench_bin"
+  bench_bin="$gpu_bench_bin"
+  # The CPU baseline on its own, at 2 threads (the development machine's
+  # cores, where auto_delta_cpu was fitted) and 16 (the GPU host's: the
+  # "16-core CPU" the GPU solver is compared with), at its own rule and every
+  # c of the main part's probe and beyond: how far the rule is from the CPU's
+  # best delta per graph. Shared real graphs only: 12 deltas at 2 thread
+  # counts on the downloads (road_usa, europe_osm) would outlast every other
+  # part. A generated spec cannot carry its own weight rule (--weights is one
+  # for all graphs), so there is no R-MAT with weights 1..255 here.
+  mapfile -t gen_args < <(generate_args "${cpu_generate[@]}")
+  run_recorded cpu_sssp cpu_sssp_bench "$bench_out/cpu_sssp.txt" \
+    "$cpu_bin" --threads 2,16 --runs "${SSSP_BENCH_RUNS:-5}" "${common[@]}" \
+    --delta auto --delta-c 0.125,0.25,0.5,1,2,4,8,16,32,64,128 --json "$bench_out/cpu_sssp.json" \
+    "${gen_args[@]}" "${shared_graphs[@]}"
 fi
 
 echo "results in $bench_out (plots: scripts/plot_results.py $bench_out)" >&2

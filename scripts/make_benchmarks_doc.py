@@ -329,6 +329,130 @@ def paper_section(doc, data):
                "so their times track near-far's.") , "")
 
 
+# The CPU's own delta rule counts as good on a graph within this factor of the
+# best delta's time (the criterion it was validated with, docs/TUNING.md).
+CPU_AUTO_TOLERANCE = 1.15
+GRAPH500_RMAT = ":0.57:0.19:0.19:0.05"
+
+
+def cpu_graph_name(name):
+    """cpu_sssp_bench's graph name as sssp_bench writes it, for pr.graph_label: a file by its
+    base name, R-MAT without the Graph500 parameters that the generator's description spells out."""
+    if name.split(":")[0] in ("rmat", "grid", "urand"):
+        return name[:-len(GRAPH500_RMAT)] if name.startswith("rmat:") and name.endswith(GRAPH500_RMAT) else name
+    return os.path.basename(name)
+
+
+def unit_delta(rows):
+    """The delta at c = 1 (mean weight / mean degree): the c=1 row's, else the largest c's / c
+    (auto_delta never clamps a large c to the smallest weight)."""
+    cs = [(float(r["delta_rule"][2:]), r["delta"]) for r in rows if r["delta_rule"].startswith("c=")]
+    one = [d for c, d in cs if c == 1]
+    if one:
+        return one[0]
+    if cs:
+        c, d = max(cs)
+        return d / c
+    return None
+
+
+def c_text(c):
+    """A c value, two significant digits: 0.67, 6.8, 16, 128."""
+    return f"{c:.2g}" if c < 100 else f"{c:.0f}"
+
+
+def delta_label(rule):
+    """cpu_sssp_bench's delta_rule for the table: "c=4" -> "c = 4", "cpu-auto" -> "auto"."""
+    return "auto" if rule == "cpu-auto" else rule.replace("c=", "c = ")
+
+
+def cpu_cells(rows, dijkstra_ms):
+    """The four cells of one thread count: auto ms (c), best ms (its delta), auto / best, best vs
+    Dijkstra; and auto / best as a number (None without an auto row)."""
+    if not rows:
+        return ["-"] * 4, None
+    best = min(rows, key=lambda r: r["median_ms"])
+    auto = next((r for r in rows if r["delta_rule"] == "cpu-auto"), None)
+    unit = unit_delta(rows)
+    ratio = auto["median_ms"] / best["median_ms"] if auto else None
+    auto_cell = "-"
+    if auto:
+        auto_cell = fmt(auto["median_ms"], 3) + (f" (c = {c_text(auto['delta'] / unit)})" if unit else "")
+    return [auto_cell, f"{fmt(best['median_ms'], 3)} ({delta_label(best['delta_rule'])})",
+            f"{ratio:.2f}x" if ratio else "-", f"{dijkstra_ms / best['median_ms']:.2f}x"], ratio
+
+
+def cpu_command(meta):
+    """The command as run, from the run record; bench_meta's printf %q escapes the commas."""
+    return meta["command"].replace("\\,", ",") if meta and meta.get("command") else None
+
+
+def cpu_intro(data, meta, threads, cs):
+    """How the CPU table was measured: from the JSON, and the command from the run record."""
+    host = data.get("max_threads", 0)
+    over = [t for t in threads if host and t > host]
+    runs = data.get("runs", "?")
+    command = cpu_command(meta)
+    text = (f"`cpu_sssp_bench` (bench_sssp.sh's cpu part) on a host with {host or '?'} hardware threads "
+            f"(omp_get_max_threads): Dijkstra on one thread and delta-stepping at {' and '.join(map(str, threads))} "
+            + (f"threads ({', '.join(map(str, over))} oversubscribed)" if over else "threads")
+            + f", each the median of {runs} timed solves after a warm-up, the deltas of one thread count "
+            f"interleaved (a warm-up round, then {runs} rounds of every delta, so that load from other processes "
+            "hits all deltas alike); wall time of the whole solve, the distance array allocated inside the timed "
+            "region; every delta-stepping result checked against Dijkstra's distances. Deltas: the CPU's own rule "
+            "`graph::auto_delta_cpu` (auto; its c = its delta / (mean weight / mean degree)) and c x mean weight / "
+            f"mean degree for c = {', '.join(f'{c:g}' for c in cs)}; best = the fastest of them all. Command"
+            + (":" if command else ": not recorded (no meta file)."))
+    return [text, ""] + (["```", command, "```", ""] if command else [])
+
+
+def cpu_section(doc, data, meta):
+    graphs = {cpu_graph_name(g["graph"]): g for g in data.get("graphs", [])}
+    order = pr.graphs_in_order([{"graph": g} for g in graphs])
+    results = [(name, r) for name in order for r in graphs[name].get("delta_stepping", [])]
+    threads = sorted({r["threads"] for _, r in results})
+    cs = sorted({float(r["delta_rule"][2:]) for _, r in results if r["delta_rule"].startswith("c=")})
+    doc.add("## CPU delta-stepping (cpu_sssp_bench)", "")
+    doc.add(*cpu_intro(data, meta, threads, cs))
+    table, ratios = [], {t: {} for t in threads}
+    for name in order:
+        dijkstra_ms = graphs[name]["dijkstra"]["median_ms"]
+        row = [pr.graph_label(name), fmt(dijkstra_ms, 3)]
+        for t in threads:
+            cells, ratio = cpu_cells([r for n, r in results if n == name and r["threads"] == t], dijkstra_ms)
+            row += cells
+            if ratio:
+                ratios[t][name] = ratio
+        table.append(row)
+    header = ["graph", "Dijkstra ms (1 thread)"]
+    for t in threads:
+        header += [f"{t} thr: auto ms (c)", f"{t} thr: best ms (delta)", f"{t} thr: auto / best",
+                   f"{t} thr: best vs Dijkstra"]
+    doc.table(header, table)
+    doc.add(cpu_summary(ratios, results), "")
+
+
+def cpu_summary(ratios, results):
+    """How often the CPU's rule is within CPU_AUTO_TOLERANCE of the best delta, per thread
+    count, with the worst graph; then the check against Dijkstra."""
+    parts = []
+    for t, by_graph in ratios.items():
+        if by_graph:
+            good = sum(1 for v in by_graph.values() if v <= CPU_AUTO_TOLERANCE)
+            worst = max(by_graph, key=by_graph.get)
+            parts.append(f"at {t} threads on {good} of {len(by_graph)} graphs (worst {by_graph[worst]:.2f}x, "
+                         f"{pr.graph_label(worst)})")
+    if parts:
+        text = (f"Summary: the CPU's rule is within {CPU_AUTO_TOLERANCE:g}x of the best delta's time "
+                + "; ".join(parts) + ".")
+    else:
+        text = "Summary: no auto rows (cpu_sssp_bench ran without --delta auto)."
+    bad = [f"{pr.graph_label(n)} {r['threads']} threads {delta_label(r['delta_rule'])}"
+           for n, r in results if r.get("mismatches")]
+    return (text + f" Check: {len(results) - len(bad)} of {len(results)} delta-stepping results equal Dijkstra's"
+            + (f"; MISMATCH: {', '.join(bad)}." if bad else "."))
+
+
 MS_COLS = ["direct", "warp", "block", "sort", "auto", "cub_sort_top_bits", "cub_partition"]
 
 
@@ -459,6 +583,12 @@ def closing_note(sssp, ms):
     return out
 
 
+def meta_row(name, m):
+    """One row of "How these numbers were made" from NAME.meta.json."""
+    return [f"`{name}.json`", m.get("mode", "?"), m.get("date", "?"), f"`{m.get('git_commit', '?')}`",
+            m.get("driver", "?"), f"{m.get('wall_s', '?')} s", f"`{m.get('script_command', '?')}`"]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("results_dir")
@@ -473,6 +603,7 @@ def main():
     load = lambda name: pr.load_json(os.path.join(rd, name + ".json")) if os.path.exists(  # noqa: E731
         os.path.join(rd, name + ".json")) else None
     sssp, sweep, ms, large = load("sssp"), load("sssp_delta"), load("multisplit"), load("sssp_large")
+    cpu = load("cpu_sssp")
     for d in (sssp, sweep, ms, large):
         if d and str(d.get("device", "")).startswith("SYNTHETIC") and not args.allow_synthetic:
             print("make_benchmarks_doc.py: refusing the synthetic fixture (numbers are not measurements); "
@@ -496,6 +627,7 @@ def main():
     out_dir = os.path.dirname(os.path.abspath(args.out))
     rel_plot = lambda name: os.path.relpath(os.path.join(plot_dir, name), out_dir)  # noqa: E731
     metas = {n: pr.read_meta(rd, n) for n in ("sssp", "sssp_large", "sssp_delta", "multisplit")}
+    cpu_meta = pr.read_meta(rd, "cpu_sssp") if cpu else None
 
     doc = Doc()
     device = (sssp or ms)["device"]
@@ -507,10 +639,11 @@ def main():
     rows = []
     for name, m in metas.items():
         if m:
-            rows.append([f"`{name}.json`", m.get("mode", "?"), m.get("date", "?"), f"`{m.get('git_commit', '?')}`",
-                         m.get("driver", "?"), f"{m.get('wall_s', '?')} s", f"`{m.get('script_command', '?')}`"])
+            rows.append(meta_row(name, m))
         elif (name == "sssp" and sssp) or (name == "multisplit" and ms) or (name == "sssp_delta" and sweep):
             rows.append([f"`{name}.json`", "?", "?", "?", "?", "?", "not recorded (no meta file)"])
+    if cpu_meta:  # not in `metas`: its command is shown in its own section
+        rows.append(meta_row("cpu_sssp", cpu_meta))
     doc.table(["file", "mode", "date (UTC)", "commit", "driver", "wall", "command"], rows,
               ["---"] * 7)
     doc.add("To reproduce on a GPU machine (prebuilt binaries in `$SSSP_BUILD_DIR`, default `build/`):", "",
@@ -531,6 +664,8 @@ def main():
         paper_section(doc, sssp)
     else:
         doc.add("## SSSP", "", f"No SSSP results in `{rel_rd}` (run `scripts/bench_sssp.sh`).", "")
+    if cpu:
+        cpu_section(doc, cpu, cpu_meta)
     if ms:
         multisplit_section(doc, ms, rel_plot, plots)
     else:

@@ -325,8 +325,11 @@ int main(int argc, char** argv) {
       if (!out) throw std::runtime_error("cannot write " + common.json_path);
     }
     if (!all_ok) {
+      // Like sssp_bench and concurrent_sources_bench: exit 3 when a result
+      // differed from Dijkstra (the JSON says which), so that bench_sssp.sh
+      // tells it from a failure (1) or a bad option (2).
       std::fprintf(stderr, "cpu_sssp_bench: delta-stepping disagreed with Dijkstra\n");
-      return 1;
+      return 3;
     }
   } catch (const cli::UsageError& e) {
     std::cerr << "cpu_sssp_bench: " << e.what() << "\n(try --help)\n";
