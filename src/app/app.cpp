@@ -464,7 +464,7 @@ int Runner<Weight>::run() {
   // 128) cost the CPU solver up to 4x (graph/include/graph/reference.hpp).
   if (device_choice_.kind == DeviceKind::Cpu) {
     delta.auto_value = graph::auto_delta_cpu(g_);
-    delta.auto_rule = "the CPU rule, 0.85 f x mean weight / mean out-degree";
+    delta.auto_rule = "the CPU rule, f x mean weight / mean out-degree";
   } else {
     // The GPU's rule reads the hop diameter estimate (sssp/auto_strategy.hpp),
     // measured already when --strategy auto chose the strategy.
