@@ -1,6 +1,7 @@
 // The `auto` strategy rule (auto_strategy.hpp) and the line that explains it.
 #include "sssp/auto_strategy.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace sssp {
@@ -20,14 +21,22 @@ StrategyChoice choose_strategy(const GraphShape& shape) {
   choice.shape = shape;
   const bool low_diameter = shape.hop_estimate <= kMaxHopsForBellmanFord;
   const bool skewed = shape.degree_cv >= kMinDegreeCvForBellmanFord;
-  choice.strategy = low_diameter && skewed ? Strategy::BellmanFord : Strategy::NearFar;
+  const double vertices_per_hop =
+      static_cast<double>(shape.vertices) / static_cast<double>(std::max<std::uint64_t>(shape.hop_estimate, 1));
+  const bool thin = !low_diameter && vertices_per_hop < kMaxVerticesPerHopForBellmanFord;
+  choice.strategy = (low_diameter && skewed) || thin ? Strategy::BellmanFord : Strategy::NearFar;
 
-  // Name every statistic read, and mark the comparison that decided: the
-  // diameter when it is high (skew is not looked at then), else the skew.
+  // Name every statistic read, and mark the comparisons that decided: the
+  // diameter and the vertices per hop when it is high (skew is not looked at
+  // then), else the skew.
   std::string& r = choice.reason;
   r = "hop diameter estimate " + std::string(shape.hop_exact ? "" : "~") + std::to_string(shape.hop_estimate);
   if (shape.hop_exact) r += " (exact)";
-  if (!low_diameter) r += " > " + std::to_string(kMaxHopsForBellmanFord);
+  if (!low_diameter) {
+    r += " > " + std::to_string(kMaxHopsForBellmanFord);
+    r += ", " + format("%.1f", vertices_per_hop) + " vertices per hop" + (thin ? " < " : " >= ") +
+         format("%g", kMaxVerticesPerHopForBellmanFord);
+  }
   r += ", degree cv " + format("%.2f", shape.degree_cv);
   if (low_diameter) r += (skewed ? " >= " : " < ") + format("%.1f", kMinDegreeCvForBellmanFord);
   r += ", max degree " + std::to_string(shape.max_degree) + (shape.degree_sampled ? " (sampled)" : "");

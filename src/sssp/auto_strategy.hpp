@@ -17,11 +17,15 @@ namespace sssp {
 // The rule's thresholds, all in one place so a new benchmark run can re-tune
 // them: bellman-ford when the graph has a low hop diameter (at most
 // kMaxHopsForBellmanFord) and skewed degrees (a coefficient of variation of
-// at least kMinDegreeCvForBellmanFord), near-far otherwise. The measurements
-// they were fitted to, and the graphs the rule still gets wrong, are in
-// docs/TUNING.md, "Strategy auto".
+// at least kMinDegreeCvForBellmanFord), or when it has a high hop diameter
+// and is thin (fewer than kMaxVerticesPerHopForBellmanFord vertices per hop
+// level on average: rounds of a few dozen vertices, which cost the same with
+// more work, so the strategy with the fewest rounds wins); near-far
+// otherwise. The measurements they were fitted to, and the graphs the rule
+// still gets wrong, are in docs/TUNING.md, "Strategy auto".
 inline constexpr std::uint64_t kMaxHopsForBellmanFord = 50;
 inline constexpr double kMinDegreeCvForBellmanFord = 1.3;
+inline constexpr double kMaxVerticesPerHopForBellmanFord = 40;
 
 // The GPU's delta rule: c = kWideDeltaC when the hop estimate is at least
 // kMinHopsForWideDelta, kNarrowDeltaC below. High-diameter graphs (roads,
@@ -51,7 +55,9 @@ struct StrategyChoice {
 // The rule on measured statistics (for tests and for callers that measured
 // already): bellman-ford when the hop estimate is at most
 // kMaxHopsForBellmanFord and the degree cv at least
-// kMinDegreeCvForBellmanFord, near-far otherwise.
+// kMinDegreeCvForBellmanFord, or when the hop estimate is above
+// kMaxHopsForBellmanFord and the vertices number fewer than
+// kMaxVerticesPerHopForBellmanFord per hop; near-far otherwise.
 StrategyChoice choose_strategy(const GraphShape& shape);
 
 // measure_shape(g, source), then the rule. Costs a bounded amount of host

@@ -91,6 +91,7 @@ TEST(AutoStrategy, UniformRandomIsLowDiameterButEvenSoNearFar) {
 
 TEST(AutoStrategy, RuleThresholdsAreInclusive) {
   sssp::GraphShape s;
+  s.vertices = 1000000;  // far from thin at any hop count below
   s.hop_estimate = sssp::kMaxHopsForBellmanFord;
   s.degree_cv = sssp::kMinDegreeCvForBellmanFord;
   EXPECT_EQ(sssp::choose_strategy(s).strategy, sssp::Strategy::BellmanFord);
@@ -102,6 +103,32 @@ TEST(AutoStrategy, RuleThresholdsAreInclusive) {
   s.degree_sampled = true;
   s.max_degree = 12345;
   EXPECT_TRUE(contains(sssp::choose_strategy(s).reason, "max degree 12345 (sampled)"));
+}
+
+// High diameter and thin (andorra_osm: 38,410 vertices over about 1,300
+// hops): bellman-ford, whatever the skew; from kMaxVerticesPerHopForBellmanFord
+// vertices per hop up, near-far. Low-diameter graphs are never thin.
+TEST(AutoStrategy, ThinHighDiameterGraphsRunBellmanFord) {
+  sssp::GraphShape s;
+  s.vertices = 38410;
+  s.hop_estimate = 1300;
+  s.degree_cv = 0.3;
+  sssp::StrategyChoice c = sssp::choose_strategy(s);
+  EXPECT_EQ(c.strategy, sssp::Strategy::BellmanFord);
+  EXPECT_TRUE(contains(c.reason, "hop diameter estimate ~1300 > 50, 29.5 vertices per hop < 40, degree cv 0.30"))
+      << c.reason;
+  s.vertices = 40 * 1300;
+  c = sssp::choose_strategy(s);
+  EXPECT_EQ(c.strategy, sssp::Strategy::NearFar);
+  EXPECT_TRUE(contains(c.reason, "40.0 vertices per hop >= 40")) << c.reason;
+  s.vertices = 100;
+  s.hop_estimate = sssp::kMaxHopsForBellmanFord;  // 2 per hop, but low diameter and even: near-far
+  EXPECT_EQ(sssp::choose_strategy(s).strategy, sssp::Strategy::NearFar);
+  // A path measured for real: one vertex per hop.
+  const sssp::StrategyChoice path = sssp::choose_strategy(path_graph(1000), 0);
+  EXPECT_EQ(path.strategy, sssp::Strategy::BellmanFord) << path.reason;
+  EXPECT_TRUE(contains(path.reason, "hop diameter estimate 999 (exact) > 50, 1.0 vertices per hop < 40"))
+      << path.reason;
 }
 
 TEST(AutoDelta, WideBucketsFromTheHopDiameterUp) {
