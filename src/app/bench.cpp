@@ -68,8 +68,13 @@ void bench_delta(const std::string& name, const graph::Csr<Weight>& g, double lo
   // given: the GPU's rule (c = 16 or 128) costs the CPU up to 4x.
   // With --cpu-delta-c the CPU runs at its best delta instead: each
   // candidate (the rule and c * mean weight / mean degree for each c) is
-  // probed with 3 solves from the first source after a warm-up, and the
-  // fastest median wins.
+  // probed from the first source, and the fastest median wins. The probe runs
+  // in interleaved rounds (one solve of every candidate per round, after a
+  // warm-up round), so that load changes on the host hit all candidates
+  // alike, and it takes more rounds where solves are short: at 16 threads a
+  // millisecond solve moves by 15% from one run to the next, and three
+  // solves each had picked c = 32 for email-Enron at 2.0 ms where c = 1 takes
+  // 1.4 (docs/TUNING.md, "CPU baseline probe").
   // A timed CPU solve allocates its distances inside, uninitialised (the
   // solver's threads first-touch them), as cpu_sssp_bench and GAP do.
   const auto cpu_solve = [&](graph::vertex_id source, double d, graph::CpuSolveStats* stats) {
@@ -87,14 +92,27 @@ void bench_delta(const std::string& name, const graph::Csr<Weight>& g, double lo
       candidates.emplace_back(graph::auto_delta(g, c), how.str());
     }
     candidates.front().second = "best of " + std::to_string(candidates.size()) + ": auto_delta_cpu";
+    constexpr int kProbeMinRounds = 5, kProbeMaxRounds = 25;
+    constexpr double kProbeBudgetMs = 300;  // of solving, over all rounds and candidates
+    std::vector<std::vector<double>> probe_ms(candidates.size());
+    double round_ms = 0;
+    for (int round = -1; round < kProbeMaxRounds; ++round) {
+      if (round >= kProbeMinRounds && (round + 1) * round_ms > kProbeBudgetMs) break;
+      double this_round = 0;
+      for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const double ms = graph::wall_ms([&] { (void)cpu_solve(sources.front(), candidates[i].first, nullptr); });
+        this_round += ms;
+        if (round >= 0) probe_ms[i].push_back(ms);  // round -1: the warm-up
+      }
+      if (round >= 0) round_ms = std::max(round_ms, this_round);
+    }
     double best_ms = 0;
-    for (const auto& [d, how] : candidates) {
-      const double m = graph::median(
-          graph::time_runs(3, [&] { (void)cpu_solve(sources.front(), d, nullptr); }));
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      const double m = graph::median(probe_ms[i]);
       if (best_ms == 0 || m < best_ms) {
         best_ms = m;
-        cpu_delta = d;
-        cpu_delta_choice = how;
+        cpu_delta = candidates[i].first;
+        cpu_delta_choice = candidates[i].second;
       }
     }
     err << "   cpu delta " << cpu_delta << " (" << cpu_delta_choice << ", probe " << best_ms << " ms)\n";
