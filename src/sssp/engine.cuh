@@ -356,7 +356,11 @@ __device__ __forceinline__ void narrow_loop(const EngineContext<typename Policy:
     __syncthreads();
     const std::uint32_t next = volatile_load(&L.count[p ^ 1]);
     const bool fast = next > 0 && next <= kNarrowTile && !volatile_load(&L.overflow);
-    if (threadIdx.x == 0) {
+    // The last thread keeps the books: entry j sits on thread j % kSmallBlock,
+    // so its warp holds none of the next round's entries unless they number
+    // more than kSmallBlock - 32, and warp 0 loads its entries meanwhile
+    // instead of after end_round.
+    if (threadIdx.x == kSmallBlock - 1) {
       if (count > 0) ++L.narrow_rounds;
       end_round<Policy>(st, p, count);  // with `fast`, it changes only what the next round does not read
     }
