@@ -75,12 +75,10 @@ void bench_delta(const std::string& name, const graph::Csr<Weight>& g, double lo
   // millisecond solve moves by 15% from one run to the next, and three
   // solves each had picked c = 32 for email-Enron at 2.0 ms where c = 1 takes
   // 1.4 (docs/TUNING.md, "CPU baseline probe").
-  // A timed CPU solve allocates its distances inside, uninitialised (the
-  // solver's threads first-touch them), as cpu_sssp_bench and GAP do.
+  // A timed CPU solve allocates its distances inside, as cpu_sssp_bench and
+  // GAP do.
   const auto cpu_solve = [&](graph::vertex_id source, double d, graph::CpuSolveStats* stats) {
-    std::unique_ptr<graph::distance_t<Weight>[]> dist(new graph::distance_t<Weight>[g.num_vertices]);
-    graph::delta_stepping(g, source, d, threads, dist.get(), stats);
-    return dist;
+    return graph::delta_stepping_new_array(g, source, d, threads, stats);
   };
   double cpu_delta = fixed_delta > 0 ? fixed_delta : graph::auto_delta_cpu(g);
   std::string cpu_delta_choice = fixed_delta > 0 ? "given" : "auto_delta_cpu";

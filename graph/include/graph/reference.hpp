@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "graph/csr.hpp"
@@ -58,6 +59,13 @@ std::vector<distance_t<Weight>> delta_stepping(const Csr<Weight>& g, vertex_id s
 template <class Weight>
 void delta_stepping(const Csr<Weight>& g, vertex_id source, double delta, int threads, distance_t<Weight>* dist,
                     CpuSolveStats* stats = nullptr);
+
+// The same into a fresh, uninitialised array of n distances: what the
+// benchmarks time as one CPU solve (cpu_sssp_bench, sssp bench's baseline),
+// as GAP times its kernel with the distance array it allocates and fills.
+template <class Weight>
+std::unique_ptr<distance_t<Weight>[]> delta_stepping_new_array(const Csr<Weight>& g, vertex_id source, double delta,
+                                                                int threads, CpuSolveStats* stats = nullptr);
 
 // delta "auto": c * mean weight / mean out-degree (Davidson et al. use c = 32;
 // the GPU solver picks c from the graph's shape, sssp::choose_delta_c), at

@@ -334,7 +334,9 @@ class DeltaStepping {
     const Entry* data = nullptr;
     std::size_t size = 0;
     std::uint64_t bin = kNoBin;
-    bool slept = false;  // the thread slept at the barrier before the phase it was published in, for a preempted team mate
+    // The thread slept at the barrier before the phase it was published in,
+    // for a preempted team mate.
+    bool slept = false;
   };
 
   // One thread's bins and counters.
@@ -720,6 +722,14 @@ std::vector<distance_t<Weight>> delta_stepping(const Csr<Weight>& g, vertex_id s
   return dist;
 }
 
+template <class Weight>
+std::unique_ptr<distance_t<Weight>[]> delta_stepping_new_array(const Csr<Weight>& g, vertex_id source, double delta,
+                                                                int threads, CpuSolveStats* stats) {
+  std::unique_ptr<distance_t<Weight>[]> dist(new distance_t<Weight>[g.num_vertices]);
+  delta_stepping(g, source, delta, threads, dist.get(), stats);
+  return dist;
+}
+
 namespace {
 
 struct WeightStats {
@@ -828,6 +838,10 @@ template std::vector<distance_t<float>> delta_stepping(const Csr<float>&, vertex
 template void delta_stepping(const Csr<std::uint32_t>&, vertex_id, double, int, distance_t<std::uint32_t>*,
                              CpuSolveStats*);
 template void delta_stepping(const Csr<float>&, vertex_id, double, int, distance_t<float>*, CpuSolveStats*);
+template std::unique_ptr<distance_t<std::uint32_t>[]> delta_stepping_new_array(const Csr<std::uint32_t>&, vertex_id,
+                                                                               double, int, CpuSolveStats*);
+template std::unique_ptr<distance_t<float>[]> delta_stepping_new_array(const Csr<float>&, vertex_id, double, int,
+                                                                       CpuSolveStats*);
 template double auto_delta(const Csr<std::uint32_t>&, double);
 template double auto_delta(const Csr<float>&, double);
 template double auto_delta_cpu(const Csr<std::uint32_t>&);
