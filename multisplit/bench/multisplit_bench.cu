@@ -44,6 +44,7 @@ struct Options : RunOptions {
   std::vector<std::uint32_t> buckets = {2, 4, 8, 16, 32, 64, 128, 256, 40, 100, 361, 1024, 4096};
   std::vector<std::string> functors = {"delta", "identity"};
   std::vector<std::string> kinds = {"keys", "pairs"};
+  std::vector<std::string> methods = {"direct", "warp", "block", "auto", "cub"};
 };
 
 struct Record {
@@ -130,7 +131,8 @@ class Bench {
       fill_uniform<<<1024, 256>>>(buf_->keys_in.ptr, n, 12345, 0);
       BENCH_CHECK(cudaGetLastError());
     }
-    const double full_sort_ms = time_cub_sort(n, pairs, 32);
+    const bool with_cub = std::find(opt_.methods.begin(), opt_.methods.end(), "cub") != opt_.methods.end();
+    const double full_sort_ms = with_cub ? time_cub_sort(n, pairs, 32) : 0.0;
     for (const std::uint32_t m : opt_.buckets) {
       if (functor == "identity") {
         fill_uniform<<<1024, 256>>>(buf_->keys_in.ptr, n, 12345, m);
@@ -166,14 +168,19 @@ class Bench {
           ok = buf_->output_matches_reference(n, pairs);
         add(name, multisplit::to_string(ran), ms, ok);
       };
-      run_method(multisplit::Method::SortBased, "sort");
-      run_method(multisplit::Method::Direct, "direct");
-      run_method(multisplit::Method::Warp, "warp");
-      run_method(multisplit::Method::Block, "block");
-      run_method(multisplit::Method::Auto, "auto");
-      add("cub_sort_32bit", "cub", full_sort_ms, true);
-      add("cub_sort_top_bits", "cub", time_cub_sort(n, pairs, std::max(1, ceil_log2(m))), true);
-      if (m == 2 && !pairs && functor == "delta") add("cub_partition", "cub", time_partition(n, m), true);
+      auto wanted = [&](const char* name) {
+        return std::find(opt_.methods.begin(), opt_.methods.end(), name) != opt_.methods.end();
+      };
+      run_method(multisplit::Method::SortBased, "sort");  // the reference every other output is checked against
+      if (wanted("direct")) run_method(multisplit::Method::Direct, "direct");
+      if (wanted("warp")) run_method(multisplit::Method::Warp, "warp");
+      if (wanted("block")) run_method(multisplit::Method::Block, "block");
+      if (wanted("auto")) run_method(multisplit::Method::Auto, "auto");
+      if (wanted("cub")) {
+        add("cub_sort_32bit", "cub", full_sort_ms, true);
+        add("cub_sort_top_bits", "cub", time_cub_sort(n, pairs, std::max(1, ceil_log2(m))), true);
+        if (m == 2 && !pairs && functor == "delta") add("cub_partition", "cub", time_partition(n, m), true);
+      }
       const double rb = row["sort"].rate;
       bool all_ok = true;
       for (auto& [name, r] : row) {
@@ -240,13 +247,16 @@ int main(int argc, char** argv) {
       "buckets", po::value<std::vector<std::uint32_t>>(&opt.buckets)->multitoken(),
       "bucket counts (2 4 ... 256 40 100 361 1024 4096)")(
       "functors", po::value<std::vector<std::string>>(&opt.functors)->multitoken(), "delta and/or identity")(
-      "kinds", po::value<std::vector<std::string>>(&opt.kinds)->multitoken(), "keys and/or pairs");
+      "kinds", po::value<std::vector<std::string>>(&opt.kinds)->multitoken(), "keys and/or pairs")(
+      "methods", po::value<std::vector<std::string>>(&opt.methods)->multitoken(),
+      "methods to time besides RB-sort, the reference: direct warp block auto cub (all)");
   add_run_options(desc, opt);
   auto validate = [&] {
     for (const int lg : opt.n_log2) require_n_log2(lg);
     require_buckets(opt.buckets);
     require_one_of("--functors", opt.functors, {"delta", "identity"});
     require_one_of("--kinds", opt.kinds, {"keys", "pairs"});
+    require_one_of("--methods", opt.methods, {"direct", "warp", "block", "auto", "cub"});
     require_run_options(opt);
   };
   return bench_main("multisplit_bench", argc, argv, desc, validate, [&] { Bench(opt).run(); });
