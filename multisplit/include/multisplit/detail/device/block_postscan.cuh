@@ -7,7 +7,9 @@
 // matrix) plus its stable rank among the chunk's keys of that bucket. The
 // kernel is generic over the block tile, which ranks, reorders and writes:
 //   * BlockTileSplit (below), any m up to the BMS limit:
-//     1. warps rank their sub-tile's keys stably (ballots / match, as WMS);
+//     1. warps rank their sub-tile's keys stably (ballots up to 32 buckets,
+//        as WMS; above, peer masks built in shared memory, as CUB's
+//        onesweep ranks with RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR);
 //     2. BlockCombine turns the warps' counts into each warp's first slot of
 //        every bucket inside the block tile;
 //   * BlockTileThreadCounts (block_tile_thread_counts.cuh), m <= 32: each
@@ -51,8 +53,8 @@ namespace detail {
 // Shared memory: functor bytes, `Stages` key buffers [TILE], `Stages` value
 // buffers [TILE] (pairs), bucket ids [TILE] (u16, stateful functors only),
 // then running[mm], warp_counts[W * mm], tile_start[mm + 1], shift[mm]
-// (mm = max(m, 32)). The key/value buffer a tile was ranked from doubles as
-// its reorder buffer.
+// (mm = max(m, 32)), and past 32 buckets warp_masks[W * m]. The key/value
+// buffer a tile was ranked from doubles as its reorder buffer.
 template <int BlockThreads, int Items, class Key, class Value, class BucketFn>
 struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
   using Shape = BlockTileShape<BlockThreads, Items, Value, BucketFn>;
@@ -67,6 +69,14 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
   static constexpr std::uint32_t kValueStage =
       kPairs ? static_cast<std::uint32_t>(align_up(kTile * sizeof(Value), 16) / sizeof(Value)) : 0u;
   using Combine = BlockCombine<BlockThreads>;
+  // Past 32 buckets warps find a window's peers through per-warp masks in
+  // shared memory (warp_rank_masked), not ceil(log2 m) ballots: measured
+  // faster for keys and pairs at every m from 40 to 256 (docs/TUNING.md,
+  // "BMS masked ranking").
+  __host__ __device__ static constexpr bool masked(std::uint32_t m) { return m > 32; }
+  // Pairs: two resident blocks' worth of registers (the compiler's cap at
+  // three made the pair tile slower from 40 buckets up; same section).
+  static constexpr int kMinBlocks = kPairs ? 2 : Shape::kMinBlocks;
   using ScanStorage = typename Combine::TempStorage;
 
   __host__ __device__ static constexpr std::size_t bytes(std::uint32_t m, bool store_ids, int stages) {
@@ -75,6 +85,7 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
     if (store_ids) total += align_up(kTile * sizeof(std::uint16_t), 16);
     const std::size_t mm = m > 32 ? m : 32;
     total += align_up((mm + kWarps * mm + mm + 1 + mm) * sizeof(std::uint32_t), 16);
+    if (masked(m)) total += align_up(kWarps * m * sizeof(std::uint32_t), 16);
     return total;
   }
 
@@ -85,6 +96,7 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
   std::uint32_t* warp_counts;  // [w * m + b]
   std::uint32_t* tile_start;   // [m + 1]
   std::uint32_t* out_shift;    // slot -> output position
+  std::uint32_t* warp_masks;   // [w * m + b], zero between windows (masked ranking only)
   std::uint32_t m;
   int bits;
 
@@ -102,6 +114,13 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
     warp_counts = running + mm;
     tile_start = warp_counts + kWarps * mm;
     out_shift = tile_start + mm + 1;
+    warp_masks = masked(m) ? reinterpret_cast<std::uint32_t*>(
+                                 cursor + align_up((mm + kWarps * mm + mm + 1 + mm) * sizeof(std::uint32_t), 16))
+                           : nullptr;
+    // Zero once; every window leaves them zero. (All threads construct the
+    // tile before the kernel's first barrier.)
+    if (warp_masks != nullptr)
+      for (std::uint32_t i = threadIdx.x; i < kWarps * m; i += BlockThreads) warp_masks[i] = 0;
   }
 
   __device__ Key* key_stage(std::uint32_t s) const { return key_stages + s * kKeyStage; }
@@ -140,7 +159,8 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
       }
     }
     std::uint32_t lane_count = 0;  // m <= 32: keys of bucket `lane` so far in this sub-tile
-    warp_rank_subtile(fn, key, sub, tile_count, m, bits, lane_count, my_counts, bucket_rank);
+    warp_rank_subtile(fn, key, sub, tile_count, m, bits, lane_count, my_counts, bucket_rank,
+                      warp_masks != nullptr ? warp_masks + warp * m : nullptr);
     if (m <= 32 && lane < m) my_counts[lane] = lane_count;
     __syncthreads();
     Combine::run(scan_storage, warp_counts, tile_start, m, kWarps);

@@ -22,14 +22,14 @@
 #endif
 
 // Largest bucket count whose BMS tiles rank with thread-private counters
-// (block_tile_thread_counts.cuh) rather than warp ballots, for key-only and
-// key-value splits; 0 turns that off (multisplit_bench A/B builds).
-// Measured against the warp-ranked tile (docs/TUNING.md, "BMS
-// thread-counter tiles"): keys win up to 64 buckets and lose from 100;
-// pairs, whose padded value stages leave room for fewer blocks, win to 32
-// and collapse at 64.
+// (block_tile_thread_counts.cuh) rather than warps (ballots up to 32
+// buckets, shared masks above), for key-only and key-value splits; 0 turns
+// that off (multisplit_bench A/B builds). Measured against the warp-ranked
+// tile (docs/TUNING.md, "BMS thread-counter tiles" and "BMS masked
+// ranking"): keys and pairs win up to 32 buckets; past that the
+// mask-ranked tile is faster.
 #ifndef MULTISPLIT_THREAD_COUNTS_MAX_KEY_BUCKETS
-#define MULTISPLIT_THREAD_COUNTS_MAX_KEY_BUCKETS 64
+#define MULTISPLIT_THREAD_COUNTS_MAX_KEY_BUCKETS 32
 #endif
 #ifndef MULTISPLIT_THREAD_COUNTS_MAX_PAIR_BUCKETS
 #define MULTISPLIT_THREAD_COUNTS_MAX_PAIR_BUCKETS 32

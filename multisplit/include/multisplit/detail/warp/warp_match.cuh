@@ -74,6 +74,33 @@ __device__ __forceinline__ std::uint32_t warp_rank_shared(std::uint32_t* counter
   return old + static_cast<std::uint32_t>(__popc(peers & lanemask_lt()));
 }
 
+// Stable warp ranking against counters in shared memory, with the peer mask
+// built in shared memory instead of by ballots: every valid lane ORs its bit
+// into masks[bucket] (CUB's RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR; one
+// atomic per lane instead of ceil(log2 m) ballots per window), reads the
+// mask and the bucket's counter back, and the highest peer advances the
+// counter and clears the mask. masks[0..m) must be zero on entry and are
+// zero again on return. All 32 lanes call it; invalid lanes get garbage.
+__device__ __forceinline__ std::uint32_t warp_rank_masked(std::uint32_t* counters, std::uint32_t* masks,
+                                                          std::uint32_t bucket, bool valid) {
+  const std::uint32_t lane = lane_id();
+  if (valid) atomicOr(masks + bucket, 1u << lane);
+  __syncwarp();
+  std::uint32_t peers = 0;
+  std::uint32_t old = 0;
+  if (valid) {
+    peers = masks[bucket];
+    old = counters[bucket];
+  }
+  __syncwarp();  // every peer has read the mask before the highest one clears it
+  if (valid && (peers >> lane) == 1u) {
+    counters[bucket] = old + static_cast<std::uint32_t>(__popc(peers));
+    masks[bucket] = 0;
+  }
+  __syncwarp();  // the next window sees the counter advanced and the mask clear
+  return old + static_cast<std::uint32_t>(__popc(peers & lanemask_lt()));
+}
+
 // Stable rank of my key among the keys of its bucket that this warp has
 // ranked so far, for one 32-key window (windows in input order):
 //   m <= 32: ballots (warp_match_small); the running count of bucket `lane`
@@ -82,7 +109,7 @@ __device__ __forceinline__ std::uint32_t warp_rank_shared(std::uint32_t* counter
 // All 32 lanes call it; invalid lanes get garbage.
 __device__ __forceinline__ std::uint32_t warp_rank_window(std::uint32_t bucket, bool valid, std::uint32_t valid_mask,
                                                           std::uint32_t m, int bits, std::uint32_t& lane_count,
-                                                          std::uint32_t* counters) {
+                                                          std::uint32_t* counters, std::uint32_t* masks = nullptr) {
   if (m <= 32) {
     const WindowMatch match = warp_match_small(bucket, valid_mask, bits);
     const std::uint32_t rank = __shfl_sync(kFullMask, lane_count, static_cast<int>(bucket)) +
@@ -90,6 +117,7 @@ __device__ __forceinline__ std::uint32_t warp_rank_window(std::uint32_t bucket, 
     if (lane_id() < m) lane_count += static_cast<std::uint32_t>(__popc(match.lane_bucket));
     return rank;
   }
+  if (masks != nullptr) return warp_rank_masked(counters, masks, bucket, valid);
   return warp_rank_shared(counters, bucket, valid, valid_mask, bits);
 }
 
@@ -103,7 +131,7 @@ template <int Items, class Key, class BucketFn>
 __device__ __forceinline__ void warp_rank_subtile(const BucketFn& fn, const Key (&key)[Items], std::uint32_t first,
                                                   std::uint32_t limit, std::uint32_t m, int bits,
                                                   std::uint32_t& lane_count, std::uint32_t* counters,
-                                                  std::uint32_t (&bucket_rank)[Items]) {
+                                                  std::uint32_t (&bucket_rank)[Items], std::uint32_t* masks = nullptr) {
   const std::uint32_t lane = lane_id();
 #pragma unroll
   for (int j = 0; j < Items; ++j) {
@@ -111,7 +139,7 @@ __device__ __forceinline__ void warp_rank_subtile(const BucketFn& fn, const Key 
     const bool valid = item < limit;
     const std::uint32_t valid_mask = __ballot_sync(kFullMask, valid);
     const std::uint32_t b = valid ? bucket_of(fn, key[j], m) : 0u;
-    const std::uint32_t rank = warp_rank_window(b, valid, valid_mask, m, bits, lane_count, counters);
+    const std::uint32_t rank = warp_rank_window(b, valid, valid_mask, m, bits, lane_count, counters, masks);
     bucket_rank[j] = b | (rank << 16);
   }
 }
