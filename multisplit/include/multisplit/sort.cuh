@@ -37,12 +37,13 @@
 //
 // The defaults (default_sort_tuning, default_block_items) were chosen with
 // sort_bench over the digit width r and the keys per thread: keys alone take
-// r = 8 with 24 keys per thread, pairs r = 6 (32 bits as 6 6 5 5 5 5) with
-// the library's BMS tile. Fewer, wider digits win for keys because every
-// pass re-reads and rewrites all keys and the per-pass cost grows slowly
-// with the digit count up to 256 buckets; pairs move twice the bytes per
-// pass in the post-scan, which then costs more at 256 buckets than a fifth
-// pass saves. cub::DeviceRadixSort is faster: its onesweep sort (Adinets &
+// r = 7 (32 bits as 7 7 6 6 6), pairs r = 6 (6 6 5 5 5 5), both with the
+// library's BMS tile. Wide digits win for keys because every pass re-reads
+// and rewrites all keys and the per-pass cost grows slowly with the digit
+// count (past 32 buckets the tile ranks through shared peer masks); at 256
+// buckets the post-scan's shared memory grows enough to cost more than a
+// fifth pass saves, and pairs, which move twice the bytes per pass, reach
+// that point a bit earlier. cub::DeviceRadixSort is faster: its onesweep sort (Adinets &
 // Merrill 2022) reads the keys once per pass, ordering tiles by decoupled
 // look-back (Merrill & Garland 2016), while a multisplit pass reads them
 // twice (pre-scan and post-scan) and orders its chunks through a global
@@ -66,13 +67,13 @@ namespace detail {
 template <class Key, class Value>
 constexpr SortTuning default_sort_tuning() {
   SortTuning tuning;
-  tuning.max_radix_bits = has_values<Value>() ? 6 : 8;
+  tuning.max_radix_bits = has_values<Value>() ? 6 : 7;
   tuning.method = Method::Block;
   return tuning;
 }
 template <class Key, class Value>
 constexpr int default_block_items() {
-  return sizeof(Key) == 4 && !has_values<Value>() ? 24 : Policies<Key, Value>::kBlockItems;
+  return Policies<Key, Value>::kBlockItems;
 }
 }  // namespace detail
 
