@@ -89,15 +89,16 @@ Method resolve(Method requested, std::uint32_t m, std::size_t functor_bytes, boo
     // The fastest method per bucket count in multisplit_bench (uniform keys,
     // delta and identity buckets). With the counting pre-scan and the
     // prefetching BMS post-scan, BMS beats RB-sort's single CUB pass for keys
-    // up to its 2048-bucket limit; for pairs RB-sort wins from about 1024
-    // buckets on. With thread-counter tiles (m <= 32) BMS also beats WMS for
-    // keys from m = 3; DMS keeps m = 2. Numbers: docs/TUNING.md, "Auto method".
+    // up to its 2048-bucket limit, and for pairs up to 1024 buckets (with the
+    // masked ranking past 32 buckets). With thread-counter tiles (m <= 32)
+    // BMS also beats WMS for keys from m = 3; DMS keeps m = 2. Numbers:
+    // docs/TUNING.md, "Auto method".
     if (!has_values<Value>()) {
       if (m <= 2) method = Method::Direct;
       else if (m <= P::kBlockMaxBuckets) method = Method::Block;
       else method = Method::SortBased;
     } else {
-      method = m <= 512 ? Method::Block : Method::SortBased;
+      method = m <= 1024 ? Method::Block : Method::SortBased;
     }
   }
   if (method == Method::SmallN) method = Method::Block;  // n too large (or unknown here)
