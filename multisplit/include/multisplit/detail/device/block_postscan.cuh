@@ -35,6 +35,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "../block/block_combine.cuh"
 #include "../common.cuh"
@@ -77,6 +78,11 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
   // Pairs: two resident blocks' worth of registers (the compiler's cap at
   // three made the pair tile slower from 40 buckets up; same section).
   static constexpr int kMinBlocks = kPairs ? 2 : Shape::kMinBlocks;
+  // rank/scatter have an unchecked path for whole tiles, taken up to this
+  // many buckets: faster there, slightly slower past it, where the checks
+  // are not what the tile waits on (docs/TUNING.md, "BMS whole-tile path").
+  static constexpr bool kFullTilePath = true;
+  static constexpr std::uint32_t kFullTileMaxBuckets = kPairs ? 64 : 128;
   using ScanStorage = typename Combine::TempStorage;
 
   __host__ __device__ static constexpr std::size_t bytes(std::uint32_t m, bool store_ids, int stages) {
@@ -141,6 +147,8 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
   // bucket | rank << 16 in bucket_rank, and in tile_start[0..m] the tile's
   // bucket starts; warp_counts[w * m + b] becomes warp w's first slot of
   // bucket b. warp_counts must be zero on entry. Ends with a barrier.
+  // Full: tile_count == kTile (no per-item checks).
+  template <bool Full = false>
   __device__ void rank(const BucketFn& fn, std::uint32_t tile_count, std::uint32_t stage, Key (&key)[Items],
                        Value (&value)[kPairs ? Items : 1], std::uint32_t (&bucket_rank)[Items],
                        ScanStorage& scan_storage) {
@@ -153,14 +161,14 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
 #pragma unroll
     for (int j = 0; j < Items; ++j) {
       const std::uint32_t slot = sub + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
-      if (slot < tile_count) {
+      if (Full || slot < tile_count) {
         key[j] = tile_keys[slot];
         if constexpr (kPairs) value[j] = tile_values[slot];
       }
     }
     std::uint32_t lane_count = 0;  // m <= 32: keys of bucket `lane` so far in this sub-tile
-    warp_rank_subtile(fn, key, sub, tile_count, m, bits, lane_count, my_counts, bucket_rank,
-                      warp_masks != nullptr ? warp_masks + warp * m : nullptr);
+    warp_rank_subtile<Items, Full>(fn, key, sub, tile_count, m, bits, lane_count, my_counts, bucket_rank,
+                                   warp_masks != nullptr ? warp_masks + warp * m : nullptr);
     if (m <= 32 && lane < m) my_counts[lane] = lane_count;
     __syncthreads();
     Combine::run(scan_storage, warp_counts, tile_start, m, kWarps);
@@ -168,7 +176,8 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
 
   // Steps 3-4: reorder into the given buffers, then write each slot to
   // slot + out_shift[bucket]. out_shift must be published (barrier) first.
-  // Zeroes warp_counts for the next tile.
+  // Zeroes warp_counts for the next tile. Full: as in rank().
+  template <bool Full = false>
   __device__ void scatter(const BucketFn& fn, std::uint32_t tile_count, Key* tile_keys, Value* tile_values,
                           const Key (&key)[Items], const Value (&value)[kPairs ? Items : 1],
                           const std::uint32_t (&bucket_rank)[Items], Key* __restrict__ keys_out,
@@ -180,7 +189,7 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
 #pragma unroll
     for (int j = 0; j < Items; ++j) {
       const std::uint32_t slot = sub + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
-      if (slot < tile_count) {
+      if (Full || slot < tile_count) {
         const std::uint32_t b = bucket_rank[j] & 0xFFFFu;
         const std::uint32_t pos = my_counts[b] + (bucket_rank[j] >> 16);
         tile_keys[pos] = key[j];
@@ -189,8 +198,8 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
       }
     }
     __syncthreads();
-    write_out_tile<BlockThreads, Items, kStoreIds>(fn, m, tile_count, tile_keys, tile_values, tile_ids, out_shift,
-                                                   keys_out, values_out);
+    write_out_tile<BlockThreads, Items, kStoreIds, Full>(fn, m, tile_count, tile_keys, tile_values, tile_ids,
+                                                         out_shift, keys_out, values_out);
     // Nobody reads the counters past the reorder; the next tile's ranking
     // starts after its first barrier.
     zero_counts();
@@ -251,18 +260,27 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     cp_async_commit();
     const std::uint32_t tile_count = min(kTile, end - tile_base);
 
-    Key key[kItems];
-    Value value[kPairs ? kItems : 1];
-    std::uint32_t bucket_rank[kItems];
-    split.rank(fn, tile_count, stage, key, value, bucket_rank, scan_storage);
-    for (std::uint32_t b = threadIdx.x; b < m; b += Tile::kThreads) {
-      const std::uint32_t start = split.tile_start[b];
-      split.out_shift[b] = split.running[b] - start;  // modulo 2^32: slot + shift = output position
-      split.running[b] += split.tile_start[b + 1] - start;
-    }
-    // (scatter's reorder barrier comes after this; out_shift is read after it.)
-    split.scatter(fn, tile_count, split.key_stage(stage), split.value_stage(stage), key, value, bucket_rank,
-                  keys_out, values_out);
+    auto process = [&](auto full) {
+      constexpr bool kFull = decltype(full)::value;
+      Key key[kItems];
+      Value value[kPairs ? kItems : 1];
+      std::uint32_t bucket_rank[kItems];
+      split.template rank<kFull>(fn, tile_count, stage, key, value, bucket_rank, scan_storage);
+      for (std::uint32_t b = threadIdx.x; b < m; b += Tile::kThreads) {
+        const std::uint32_t start = split.tile_start[b];
+        split.out_shift[b] = split.running[b] - start;  // modulo 2^32: slot + shift = output position
+        split.running[b] += split.tile_start[b + 1] - start;
+      }
+      // (scatter's reorder barrier comes after this; out_shift is read after it.)
+      split.template scatter<kFull>(fn, tile_count, split.key_stage(stage), split.value_stage(stage), key, value,
+                                    bucket_rank, keys_out, values_out);
+    };
+    // Whole tiles (all but a chunk's last) skip every per-item bound check;
+    // tiles without that path take the checked one always.
+    if (Tile::kFullTilePath && tile_count == kTile && m <= Tile::kFullTileMaxBuckets)
+      process(std::integral_constant<bool, Tile::kFullTilePath>{});
+    else
+      process(std::false_type{});
   }
   cp_async_wait_all();  // leave no copy in flight (an empty group when the loop ran)
 }

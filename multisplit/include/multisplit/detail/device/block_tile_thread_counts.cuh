@@ -67,6 +67,8 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
     return cp_async_element<T>() && (Items * sizeof(T)) % 16 == 0;
   }
   // Whether this tile can serve the key (and value) type at all.
+  static constexpr bool kFullTilePath = false;  // rank/scatter check bounds themselves
+  static constexpr std::uint32_t kFullTileMaxBuckets = 0;
   static constexpr bool supported() {
     if constexpr (kPairs) return row_vectors<Key>() && row_vectors<Value>();
     else return row_vectors<Key>();
@@ -141,6 +143,7 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
   // Ranks the tile in `stage` (tile_count items): leaves bucket | slot << 16
   // in bucket_rank (slot: the key's place in the reordered tile) and the
   // tile's bucket starts in tile_start[0..m]. Ends with a barrier.
+  template <bool Full = false>  // (this tile checks bounds itself)
   __device__ void rank(const BucketFn& fn, std::uint32_t tile_count, std::uint32_t stage, Key (&key)[Items],
                        Value (&value)[kPairs ? Items : 1], std::uint32_t (&bucket_rank)[Items], ScanStorage&) {
     const std::uint32_t warp = threadIdx.x / kWarpThreads;
@@ -219,6 +222,7 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
   // Reorders into the given buffers, then writes each slot to slot +
   // out_shift[bucket] (out_shift published before the barrier here).
   // Zeroes my counters for the next tile.
+  template <bool Full = false>
   __device__ void scatter(const BucketFn& fn, std::uint32_t tile_count, Key* tile_keys, Value* tile_values,
                           const Key (&key)[Items], const Value (&value)[kPairs ? Items : 1],
                           const std::uint32_t (&bucket_rank)[Items], Key* __restrict__ keys_out,

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "../common.cuh"
 #include "policies.cuh"
@@ -96,28 +97,73 @@ __device__ __forceinline__ void prefetch_tile_rows(T* stage, const T* src, std::
   });
 }
 
-// Writes a tile reordered by bucket in shared memory: slot s (s <
-// tile_count) goes to s + out_shift[bucket]. The bucket is recomputed from
-// the key unless StoreIds (the functor keeps state in shared memory: a
-// binary search is worth storing, a shift or a multiply is not).
-template <int BlockThreads, int Items, bool StoreIds, class Key, class Value, class BucketFn>
-__device__ __forceinline__ void write_out_tile(const BucketFn& fn, std::uint32_t m, std::uint32_t tile_count,
-                                               const Key* tile_keys, const Value* tile_values,
-                                               const std::uint16_t* tile_ids, const std::uint32_t* out_shift,
-                                               Key* __restrict__ keys_out, Value* __restrict__ values_out) {
+// Past this many buckets the write-out marks its stores L2 evict_last
+// (measured faster from about a thousand buckets, no gain up to 256:
+// docs/TUNING.md, "BMS write-out: L2 eviction priority"). The likely
+// reason: every chunk (block) leaves a partly written sector open in each
+// bucket until its next tile, and with many buckets the streaming input
+// evicts them half written (ncu counts up to 1.4x the ideal DRAM traffic).
+constexpr std::uint32_t kEvictLastMinBuckets = 257;
+
+// A global store with an L2 eviction-priority policy (createpolicy).
+template <class T>
+__device__ __forceinline__ void store_with_policy(T* p, const T& v, std::uint64_t policy) {
+  if constexpr (sizeof(T) == 4) {
+    std::uint32_t bits;
+    memcpy(&bits, &v, 4);
+    asm volatile("st.global.L2::cache_hint.b32 [%0], %1, %2;\n" ::"l"(p), "r"(bits), "l"(policy) : "memory");
+  } else if constexpr (sizeof(T) == 8) {
+    unsigned long long bits;
+    memcpy(&bits, &v, 8);
+    asm volatile("st.global.L2::cache_hint.b64 [%0], %1, %2;\n" ::"l"(p), "l"(bits), "l"(policy) : "memory");
+  } else {
+    *p = v;
+  }
+}
+
+template <int BlockThreads, int Items, bool StoreIds, bool EvictLast, bool Full, class Key, class Value, class BucketFn>
+__device__ __forceinline__ void write_out_tile_stores(const BucketFn& fn, std::uint32_t m, std::uint32_t tile_count,
+                                                      const Key* tile_keys, const Value* tile_values,
+                                                      const std::uint16_t* tile_ids, const std::uint32_t* out_shift,
+                                                      Key* __restrict__ keys_out, Value* __restrict__ values_out) {
+  std::uint64_t policy = 0;
+  if constexpr (EvictLast) asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(policy));
 #pragma unroll
   for (int j = 0; j < Items; ++j) {
     const std::uint32_t slot = static_cast<std::uint32_t>(j) * BlockThreads + threadIdx.x;
-    if (slot < tile_count) {
+    if (Full || slot < tile_count) {
       const Key k = tile_keys[slot];
       std::uint32_t b;
       if constexpr (StoreIds) b = tile_ids[slot];
       else b = bucket_of(fn, k, m);
       const std::uint32_t dest = slot + out_shift[b];
-      keys_out[dest] = k;
-      if constexpr (has_values<Value>()) values_out[dest] = tile_values[slot];
+      if constexpr (EvictLast) {
+        store_with_policy(keys_out + dest, k, policy);
+        if constexpr (has_values<Value>()) store_with_policy(values_out + dest, tile_values[slot], policy);
+      } else {
+        keys_out[dest] = k;
+        if constexpr (has_values<Value>()) values_out[dest] = tile_values[slot];
+      }
     }
   }
+}
+
+// Writes a tile reordered by bucket in shared memory: slot s (s <
+// tile_count) goes to s + out_shift[bucket]. The bucket is recomputed from
+// the key unless StoreIds (the functor keeps state in shared memory: a
+// binary search is worth storing, a shift or a multiply is not). Full: the
+// tile is whole (tile_count == BlockThreads * Items), no per-slot checks.
+template <int BlockThreads, int Items, bool StoreIds, bool Full = false, class Key, class Value, class BucketFn>
+__device__ __forceinline__ void write_out_tile(const BucketFn& fn, std::uint32_t m, std::uint32_t tile_count,
+                                               const Key* tile_keys, const Value* tile_values,
+                                               const std::uint16_t* tile_ids, const std::uint32_t* out_shift,
+                                               Key* __restrict__ keys_out, Value* __restrict__ values_out) {
+  if (m >= kEvictLastMinBuckets)
+    write_out_tile_stores<BlockThreads, Items, StoreIds, true, Full>(fn, m, tile_count, tile_keys, tile_values, tile_ids,
+                                                               out_shift, keys_out, values_out);
+  else
+    write_out_tile_stores<BlockThreads, Items, StoreIds, false, Full>(fn, m, tile_count, tile_keys, tile_values, tile_ids,
+                                                                out_shift, keys_out, values_out);
 }
 
 }  // namespace detail

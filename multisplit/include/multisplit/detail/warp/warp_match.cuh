@@ -126,8 +126,9 @@ __device__ __forceinline__ std::uint32_t warp_rank_window(std::uint32_t bucket, 
 // bucket | its rank << 16 among the sub-tile's keys of that bucket before it
 // (window order, then lane order: input order). Counts carry over between
 // calls: for m <= 32 in lane_count (keys of bucket `lane`), above in
-// counters[m]. All 32 lanes call it; invalid items get garbage.
-template <int Items, class Key, class BucketFn>
+// counters[m]. All 32 lanes call it; invalid items get garbage. Full: the
+// caller knows every item is valid (no per-item checks).
+template <int Items, bool Full = false, class Key, class BucketFn>
 __device__ __forceinline__ void warp_rank_subtile(const BucketFn& fn, const Key (&key)[Items], std::uint32_t first,
                                                   std::uint32_t limit, std::uint32_t m, int bits,
                                                   std::uint32_t& lane_count, std::uint32_t* counters,
@@ -136,8 +137,8 @@ __device__ __forceinline__ void warp_rank_subtile(const BucketFn& fn, const Key 
 #pragma unroll
   for (int j = 0; j < Items; ++j) {
     const std::uint32_t item = first + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
-    const bool valid = item < limit;
-    const std::uint32_t valid_mask = __ballot_sync(kFullMask, valid);
+    const bool valid = Full || item < limit;
+    const std::uint32_t valid_mask = Full ? kFullMask : __ballot_sync(kFullMask, valid);
     const std::uint32_t b = valid ? bucket_of(fn, key[j], m) : 0u;
     const std::uint32_t rank = warp_rank_window(b, valid, valid_mask, m, bits, lane_count, counters, masks);
     bucket_rank[j] = b | (rank << 16);
