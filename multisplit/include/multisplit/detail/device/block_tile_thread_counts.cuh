@@ -67,8 +67,11 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
     return cp_async_element<T>() && (Items * sizeof(T)) % 16 == 0;
   }
   // Whether this tile can serve the key (and value) type at all.
-  static constexpr bool kFullTilePath = false;  // rank/scatter check bounds themselves
-  static constexpr std::uint32_t kFullTileMaxBuckets = 0;
+  // rank/scatter have an unchecked path for whole tiles, taken for keys at
+  // every bucket count this tile serves; pairs measured no faster with it
+  // (docs/TUNING.md, "BMS whole-tile path").
+  static constexpr bool kFullTilePath = !kPairs;
+  static constexpr std::uint32_t kFullTileMaxBuckets = 0xFFFFFFFFu;
   static constexpr bool supported() {
     if constexpr (kPairs) return row_vectors<Key>() && row_vectors<Value>();
     else return row_vectors<Key>();
@@ -143,7 +146,8 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
   // Ranks the tile in `stage` (tile_count items): leaves bucket | slot << 16
   // in bucket_rank (slot: the key's place in the reordered tile) and the
   // tile's bucket starts in tile_start[0..m]. Ends with a barrier.
-  template <bool Full = false>  // (this tile checks bounds itself)
+  // Full: tile_count == kTile (no per-item checks).
+  template <bool Full = false>
   __device__ void rank(const BucketFn& fn, std::uint32_t tile_count, std::uint32_t stage, Key (&key)[Items],
                        Value (&value)[kPairs ? Items : 1], std::uint32_t (&bucket_rank)[Items], ScanStorage&) {
     const std::uint32_t warp = threadIdx.x / kWarpThreads;
@@ -156,7 +160,7 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
     std::uint16_t* const my_counters = counters + threadIdx.x;
 #pragma unroll
     for (int j = 0; j < Items; ++j) {
-      if (first + j < tile_count) {
+      if (Full || first + j < tile_count) {
         const std::uint32_t b = bucket_of(fn, key[j], m);
         const std::uint32_t before = my_counters[b * BlockThreads];
         my_counters[b * BlockThreads] = static_cast<std::uint16_t>(before + 1);
@@ -211,7 +215,7 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
       const std::uint32_t b = bucket_rank[j] & 0xFFFFu;
       const std::uint32_t bucket_start =
           shuffle_starts ? __shfl_sync(kFullMask, start, static_cast<int>(b)) : tile_start[b];
-      if (first + j < tile_count) {
+      if (Full || first + j < tile_count) {
         const std::uint32_t slot = bucket_start + my_counters[b * BlockThreads] + (bucket_rank[j] >> 16);
         bucket_rank[j] = b | (slot << 16);
       }
@@ -230,7 +234,7 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
     const std::uint32_t first = threadIdx.x * Items;
 #pragma unroll
     for (int j = 0; j < Items; ++j) {
-      if (first + j < tile_count) {
+      if (Full || first + j < tile_count) {
         const std::uint32_t slot = bucket_rank[j] >> 16;
         tile_keys[slot] = key[j];
         if constexpr (kPairs) tile_values[slot] = value[j];
@@ -238,8 +242,8 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
       }
     }
     __syncthreads();
-    write_out_tile<BlockThreads, Items, kStoreIds>(fn, m, tile_count, tile_keys, tile_values, tile_ids, out_shift,
-                                                   keys_out, values_out);
+    write_out_tile<BlockThreads, Items, kStoreIds, Full>(fn, m, tile_count, tile_keys, tile_values, tile_ids,
+                                                         out_shift, keys_out, values_out);
     // My column was last read in rank() (step 3), before the barrier above.
     zero_counts();
   }

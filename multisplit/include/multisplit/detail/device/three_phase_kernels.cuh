@@ -18,6 +18,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "../common.cuh"
 #include "../warp/warp_match.cuh"
@@ -73,13 +74,16 @@ __global__ void direct_postscan_kernel(const Key* __restrict__ keys_in, Key* __r
 
   constexpr std::uint32_t kSubtile = kWarpThreads * ItemsPerThread;
   const std::uint32_t end = layout.end(chunk);
-  for (std::uint32_t base = layout.begin(chunk); base < end; base += kSubtile) {
+  // Full: the whole sub-tile lies before `end` (every one but the chunk's
+  // last), so no item needs a bound check.
+  auto subtile = [&](std::uint32_t base, auto full) {
+    constexpr bool kFull = decltype(full)::value;
     Key key[ItemsPerThread];
     Value value[ItemsPerThread];
 #pragma unroll
     for (int j = 0; j < ItemsPerThread; ++j) {
       const std::uint32_t idx = base + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
-      if (idx < end) {
+      if (kFull || idx < end) {
         key[j] = keys_in[idx];
         if constexpr (has_values<Value>()) value[j] = values_in[idx];
       }
@@ -87,8 +91,8 @@ __global__ void direct_postscan_kernel(const Key* __restrict__ keys_in, Key* __r
 #pragma unroll
     for (int j = 0; j < ItemsPerThread; ++j) {
       const std::uint32_t idx = base + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
-      const bool valid = idx < end;
-      const std::uint32_t valid_mask = __ballot_sync(kFullMask, valid);
+      const bool valid = kFull || idx < end;
+      const std::uint32_t valid_mask = kFull ? kFullMask : __ballot_sync(kFullMask, valid);
       if (valid_mask == 0) break;
       const std::uint32_t b = valid ? bucket_of(fn, key[j], m) : 0u;
       // Ranked against the running output offsets, so the rank is the position.
@@ -98,7 +102,10 @@ __global__ void direct_postscan_kernel(const Key* __restrict__ keys_in, Key* __r
         if constexpr (has_values<Value>()) values_out[pos] = value[j];
       }
     }
-  }
+  };
+  std::uint32_t base = layout.begin(chunk);
+  for (; base < end && end - base >= kSubtile; base += kSubtile) subtile(base, std::true_type{});
+  for (; base < end; base += kSubtile) subtile(base, std::false_type{});
 }
 
 // ------------------------------------------------------- post-scan: WMS
