@@ -236,6 +236,57 @@ __global__ void warp_collectives_kernel(const std::uint32_t* buckets, std::uint3
   for (std::uint32_t b = threadIdx.x; b < m; b += 32) counts[b] = counters[b];
 }
 
+// The same ranking through warp_rank_masked; masks_left counts the mask
+// words not cleared afterwards (must be 0).
+__global__ void warp_rank_masked_kernel(const std::uint32_t* buckets, std::uint32_t n, std::uint32_t m,
+                                        std::uint32_t* ranks, std::uint32_t* counts, std::uint32_t* masks_left) {
+  __shared__ std::uint32_t counters[1024];
+  __shared__ std::uint32_t masks[1024];
+  for (std::uint32_t b = threadIdx.x; b < m; b += blockDim.x) counters[b] = masks[b] = 0;
+  __syncthreads();
+  if (threadIdx.x >= 32) return;
+  for (std::uint32_t base = 0; base < n; base += 32) {
+    const std::uint32_t i = base + threadIdx.x;
+    const bool valid = i < n;
+    const std::uint32_t b = valid ? buckets[i] : 0u;
+    const std::uint32_t rank = multisplit::warp_rank_masked(counters, masks, b, valid);
+    if (valid) ranks[i] = rank;
+  }
+  __syncwarp();
+  std::uint32_t left = 0;
+  for (std::uint32_t b = threadIdx.x; b < m; b += 32) {
+    counts[b] = counters[b];
+    left += masks[b] != 0;
+  }
+  left = __reduce_add_sync(0xFFFFFFFFu, left);
+  if (threadIdx.x == 0) *masks_left = left;
+}
+
+TEST(WarpMultisplit, MaskedRankingMatchesStableRanks) {
+  SKIP_IF_NO_GPU();
+  for (const std::uint32_t m : {1u, 2u, 33u, 256u, 1024u}) {
+    for (const Dist dist : {Dist::Zipf, Dist::OneBucket, Dist::Uniform}) {
+      SCOPED_TRACE("m=" + std::to_string(m) + " " + multisplit_test::to_string(dist));
+      const std::uint32_t n = 32 * 40 + 13;
+      const std::vector<std::uint32_t> ids = multisplit_test::make_buckets(n, m, dist, m + 7);
+      std::vector<std::uint32_t> want_ranks(n), want_counts(m, 0);
+      for (std::uint32_t i = 0; i < n; ++i) want_ranks[i] = want_counts[ids[i]]++;
+      DeviceArray<std::uint32_t> d_ids(n), d_ranks(n), d_counts(m), d_left(1);
+      d_ids.upload(ids);
+      d_ranks.poison();
+      d_counts.poison();
+      d_left.poison();
+      warp_rank_masked_kernel<<<1, 64>>>(d_ids.get(), n, m, d_ranks.get(), d_counts.get(), d_left.get());
+      ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      multisplit_test::expect_equal(d_ranks.download(), want_ranks, "ranks");
+      multisplit_test::expect_equal(d_counts.download(), want_counts, "counts");
+      EXPECT_EQ(d_left.download()[0], 0u) << "mask words left set";
+      if (HasFailure()) return;
+    }
+  }
+}
+
 TEST(WarpMultisplit, PublicCollectivesRankStably) {
   SKIP_IF_NO_GPU();
   for (const std::uint32_t m : {1u, 2u, 5u, 32u, 256u, 257u, 1024u}) {

@@ -24,6 +24,12 @@
 //   counters[bucket] before the window plus its rank among its peers.
 //   Windows ranked one after another get ranks in window order, then lane
 //   order.
+// * warp_rank_masked(counters, masks, bucket, valid): the same stable ranking
+//   for many buckets without ballots: each valid lane ORs its bit into
+//   masks[bucket] (shared memory, one word per bucket, zero on entry and
+//   zero again on return), so a window costs one shared atomic per lane and
+//   no atomic on the counter; the ranking of CUB's onesweep radix sort, and
+//   of BMS past 32 buckets. Counters and masks belong to the calling warp.
 // * warp_exclusive_sum(value, &total): exclusive prefix sum over the lanes.
 // * lanemask_lt(): the lanes below mine.
 // * ceil_log2(m): the bits of bucket id (0 for m = 1).
@@ -42,6 +48,7 @@ using detail::lanemask_lt;
 using detail::warp_exclusive_sum;
 using detail::warp_match_small;
 using detail::warp_peers;
+using detail::warp_rank_masked;
 using detail::warp_rank_shared;
 using detail::WindowMatch;
 
