@@ -121,7 +121,15 @@ __device__ __forceinline__ void store_with_policy(T* p, const T& v, std::uint64_
   }
 }
 
-template <int BlockThreads, int Items, bool StoreIds, bool EvictLast, bool Full, class Key, class Value, class BucketFn>
+// A plain store, or one under `policy`.
+template <bool WithPolicy, class T>
+__device__ __forceinline__ void store_out(T* p, const T& v, std::uint64_t policy) {
+  if constexpr (WithPolicy) store_with_policy(p, v, policy);
+  else *p = v;
+}
+
+template <int BlockThreads, int Items, bool StoreIds, bool EvictLast, bool Full, class Key, class Value,
+          class BucketFn>
 __device__ __forceinline__ void write_out_tile_stores(const BucketFn& fn, std::uint32_t m, std::uint32_t tile_count,
                                                       const Key* tile_keys, const Value* tile_values,
                                                       const std::uint16_t* tile_ids, const std::uint32_t* out_shift,
@@ -137,13 +145,8 @@ __device__ __forceinline__ void write_out_tile_stores(const BucketFn& fn, std::u
       if constexpr (StoreIds) b = tile_ids[slot];
       else b = bucket_of(fn, k, m);
       const std::uint32_t dest = slot + out_shift[b];
-      if constexpr (EvictLast) {
-        store_with_policy(keys_out + dest, k, policy);
-        if constexpr (has_values<Value>()) store_with_policy(values_out + dest, tile_values[slot], policy);
-      } else {
-        keys_out[dest] = k;
-        if constexpr (has_values<Value>()) values_out[dest] = tile_values[slot];
-      }
+      store_out<EvictLast>(keys_out + dest, k, policy);
+      if constexpr (has_values<Value>()) store_out<EvictLast>(values_out + dest, tile_values[slot], policy);
     }
   }
 }
@@ -159,11 +162,11 @@ __device__ __forceinline__ void write_out_tile(const BucketFn& fn, std::uint32_t
                                                const std::uint16_t* tile_ids, const std::uint32_t* out_shift,
                                                Key* __restrict__ keys_out, Value* __restrict__ values_out) {
   if (m >= kEvictLastMinBuckets)
-    write_out_tile_stores<BlockThreads, Items, StoreIds, true, Full>(fn, m, tile_count, tile_keys, tile_values, tile_ids,
-                                                               out_shift, keys_out, values_out);
+    write_out_tile_stores<BlockThreads, Items, StoreIds, true, Full>(fn, m, tile_count, tile_keys, tile_values,
+                                                                     tile_ids, out_shift, keys_out, values_out);
   else
-    write_out_tile_stores<BlockThreads, Items, StoreIds, false, Full>(fn, m, tile_count, tile_keys, tile_values, tile_ids,
-                                                                out_shift, keys_out, values_out);
+    write_out_tile_stores<BlockThreads, Items, StoreIds, false, Full>(fn, m, tile_count, tile_keys, tile_values,
+                                                                      tile_ids, out_shift, keys_out, values_out);
 }
 
 }  // namespace detail
