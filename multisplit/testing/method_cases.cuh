@@ -14,10 +14,11 @@ inline const std::vector<std::uint32_t>& bucket_counts() {
 }
 // 0, 1, a warp +/- 1, and every tile size of the methods +/- 1 (256 and 512:
 // DMS/WMS warp tiles, 2048 and 4096: BMS block tiles, for wide and narrow
-// items), plus a size spanning many chunks.
+// items, 5120: the warp-ranked BMS tile of 4-byte pairs), plus a size
+// spanning many chunks.
 inline const std::vector<std::uint32_t>& small_sizes() {
-  static const std::vector<std::uint32_t> n = {0,    1,    31,   32,   33,   255,  256,  257,  511,   512,
-                                               513,  2047, 2048, 2049, 4095, 4096, 4097, 8193, 100003};
+  static const std::vector<std::uint32_t> n = {0,    1,    31,   32,   33,   255,  256,  257,  511,  512,  513,  2047,
+                                               2048, 2049, 4095, 4096, 4097, 5119, 5120, 5121, 8193, 100003};
   return n;
 }
 

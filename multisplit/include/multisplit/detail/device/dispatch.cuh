@@ -63,7 +63,7 @@ struct MethodFootprint {
   }
   static std::size_t block_bytes(std::uint32_t m, bool store_ids) {
     if (block_thread_counts(m)) return block_thread_counts_bytes<P::kBlockThreads, P::kBlockItems, Key, Value>(m, store_ids);
-    return block_postscan_bytes<P::kBlockThreads, P::kBlockItems, Key, Value>(m, store_ids);
+    return block_postscan_bytes<P::kBlockThreads, P::kBlockSplitItems, Key, Value>(m, store_ids);
   }
 };
 
@@ -130,7 +130,7 @@ struct ThreePhase {
 
   static auto direct_kernel() { return direct_postscan_kernel<P::kDirectItems, Key, Value, BucketFn>; }
   static auto warp_kernel() { return warp_postscan_kernel<P::kWarpItems, Key, Value, BucketFn>; }
-  using BlockTile = BlockTileSplit<P::kBlockThreads, P::kBlockItems, Key, Value, BucketFn>;
+  using BlockTile = BlockTileSplit<P::kBlockThreads, P::kBlockSplitItems, Key, Value, BucketFn>;
   using CountsTile = BlockTileThreadCounts<P::kBlockThreads, P::kBlockItems, Key, Value, BucketFn>;
   static auto block_kernel() { return block_postscan_kernel<BlockTile, Key, Value, BucketFn>; }
   static auto counts_kernel() { return block_postscan_kernel<CountsTile, Key, Value, BucketFn>; }
@@ -187,9 +187,10 @@ struct ThreePhase {
     } else {
       plan.post_threads = P::kBlockThreads;
       plan.post_smem = plan.functor_bytes + F::block_bytes(m, block_postscan_stores_ids<BucketFn>());
-      plan.layout.tile_items = static_cast<std::uint32_t>(P::kBlockThreads) * P::kBlockItems;
       plan.warp_chunks = false;
       plan.thread_counts = F::block_thread_counts(m);
+      plan.layout.tile_items =
+          static_cast<std::uint32_t>(P::kBlockThreads) * (plan.thread_counts ? P::kBlockItems : P::kBlockSplitItems);
       const auto kernel = plan.thread_counts ? counts_kernel() : block_kernel();
       MULTISPLIT_RETURN_IF_ERROR(prepare(kernel, plan.post_smem));
       MULTISPLIT_RETURN_IF_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(

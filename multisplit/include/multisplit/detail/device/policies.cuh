@@ -56,6 +56,11 @@ struct Policies {
   // BMS: block chunks, block-tile reordering.
   static constexpr int kBlockThreads = 256;
   static constexpr int kBlockItems = kWide ? MULTISPLIT_ITEMS_WIDE : MULTISPLIT_ITEMS_NARROW;
+  // Items per thread of the warp-ranked tile (BlockTileSplit: past 32
+  // buckets, and wherever thread counters cannot serve): pairs of 4-byte
+  // keys and values take larger tiles (measured: docs/TUNING.md, "BMS pair
+  // tile size").
+  static constexpr int kBlockSplitItems = has_values<Value>() && !kWide ? 20 : kBlockItems;
   static constexpr std::uint32_t kBlockMaxBuckets = 2048;  // per-tile combine cost grows with m; use DMS
   static constexpr std::uint32_t kThreadCountsMaxBuckets =
       has_values<Value>() ? MULTISPLIT_THREAD_COUNTS_MAX_PAIR_BUCKETS : MULTISPLIT_THREAD_COUNTS_MAX_KEY_BUCKETS;
