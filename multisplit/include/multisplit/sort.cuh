@@ -43,11 +43,11 @@
 // count (past 32 buckets the tile ranks through shared peer masks); at 256
 // buckets the post-scan's shared memory grows enough to cost more than a
 // fifth pass saves, and pairs, which move twice the bytes per pass, reach
-// that point a bit earlier. cub::DeviceRadixSort is faster: its onesweep sort (Adinets &
-// Merrill 2022) reads the keys once per pass, ordering tiles by decoupled
-// look-back (Merrill & Garland 2016), while a multisplit pass reads them
-// twice (pre-scan and post-scan) and orders its chunks through a global
-// scan. The sweep and the comparison with CUB: docs/TUNING.md, "Radix sort".
+// that point a bit earlier. cub::DeviceRadixSort is faster: its onesweep
+// sort (Adinets & Merrill 2022) reads the keys once per pass, ordering tiles
+// by decoupled look-back (Merrill & Garland 2016), while a multisplit pass
+// reads them twice (pre-scan and post-scan) and orders its chunks through a
+// global scan. The sweep and the comparison with CUB: docs/TUNING.md, "Radix sort".
 #pragma once
 
 #include <cuda_runtime.h>

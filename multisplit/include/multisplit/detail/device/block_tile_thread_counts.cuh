@@ -66,12 +66,12 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
   static constexpr bool row_vectors() {
     return cp_async_element<T>() && (Items * sizeof(T)) % 16 == 0;
   }
-  // Whether this tile can serve the key (and value) type at all.
   // rank/scatter have an unchecked path for whole tiles, taken for keys at
   // every bucket count this tile serves; pairs measured no faster with it
   // (docs/TUNING.md, "BMS whole-tile path").
   static constexpr bool kFullTilePath = !kPairs;
   static constexpr std::uint32_t kFullTileMaxBuckets = 0xFFFFFFFFu;
+  // Whether this tile can serve the key (and value) type at all.
   static constexpr bool supported() {
     if constexpr (kPairs) return row_vectors<Key>() && row_vectors<Value>();
     else return row_vectors<Key>();
