@@ -159,6 +159,15 @@ class GpuSolver {
   // checked before allocation; graph_device_bytes() is the CSR's share.
   std::uint64_t device_bytes() const;
   std::uint64_t graph_device_bytes() const;
+  // Overwrites the arcs [first, first + targets.size()) of the graph on the
+  // device (targets and weights) for the solves that follow: how a
+  // contracted graph's entry vertex gets each query's arcs
+  // (graph/contraction.hpp, ContractedGpuSolver). Throws
+  // std::invalid_argument on a range past the arcs, a target that is not a
+  // vertex, or a weight above the largest the graph had when this solver was
+  // made (its distance encoding was chosen for that weight).
+  void rewrite_arcs(graph::edge_offset first, const std::vector<graph::vertex_id>& targets,
+                    const std::vector<Weight>& weights);
   // Solves with SolverOptions::delta.
   SolveResult<Weight> solve(graph::vertex_id source, Strategy strategy);
   // Solves with this delta (> 0 and finite): one upload serves a delta sweep.

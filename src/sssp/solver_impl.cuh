@@ -218,6 +218,7 @@ struct SolverImpl {
   std::uint64_t m = 0;
   bool packed = true;          // integer weights: distances fit the packed label
   bool has_zero_weights = false;
+  unsigned max_weight_bits = 0;  // the largest weight at construction (its bits, for float)
   double upload_ms = 0;
   std::uint64_t device_bytes = 0, graph_device_bytes = 0;
   std::uint32_t sm_count = 0;
@@ -293,6 +294,7 @@ struct SolverImpl {
                                   std::to_string(n) + ")");
     if (h.flags & 8u) throw std::invalid_argument("sssp: malformed CSR: the offsets decrease somewhere");
     has_zero_weights = (h.flags & 1u) != 0;
+    max_weight_bits = h.max_bits;
     if constexpr (std::is_same_v<Weight, float>) {
       packed = true;
     } else {
@@ -799,6 +801,33 @@ struct SolverImpl {
     return out;
   }
 
+  void rewrite_arcs(graph::edge_offset first, const std::vector<graph::vertex_id>& new_targets,
+                    const std::vector<Weight>& new_weights) {
+    if (new_targets.size() != new_weights.size() || first > m || new_targets.size() > m - first)
+      throw std::invalid_argument("sssp: rewrite_arcs: arcs " + std::to_string(first) + " + " +
+                                  std::to_string(new_targets.size()) + " are not arcs of this graph (" +
+                                  std::to_string(m) + ")");
+    for (std::size_t i = 0; i < new_targets.size(); ++i) {
+      if (new_targets[i] >= n)
+        throw std::invalid_argument("sssp: rewrite_arcs: target " + std::to_string(new_targets[i]) +
+                                    " is not a vertex");
+      unsigned bits = 0;
+      std::memcpy(&bits, &new_weights[i], sizeof bits);
+      bool negative = false;
+      if constexpr (std::is_same_v<Weight, float>) negative = !(new_weights[i] >= 0.0f);
+      if (negative || bits > max_weight_bits)
+        throw std::invalid_argument("sssp: rewrite_arcs: a weight above the graph's largest (" +
+                                    std::to_string(new_weights[i]) + ")");
+      if (new_weights[i] == Weight{0}) has_zero_weights = true;  // predecessors then need the zero-arc pass
+    }
+    if (new_targets.empty()) return;
+    SSSP_CUDA_CHECK(cudaSetDevice(options.device));
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(targets.as<std::uint32_t>() + first, new_targets.data(), new_targets.size() * 4,
+                                    cudaMemcpyHostToDevice, stream));
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(weights.as<Weight>() + first, new_weights.data(),
+                                    new_weights.size() * sizeof(Weight), cudaMemcpyHostToDevice, stream));
+  }
+
   SolveResult<Weight> solve(graph::vertex_id source, Strategy strategy, double delta) {
     if (source >= n)
       throw std::out_of_range("sssp: source vertex " + std::to_string(source) + " is out of range (the graph has " +
@@ -941,6 +970,12 @@ LoadBalance GpuSolver<Weight>::load_balance() const {
 template <class Weight>
 double GpuSolver<Weight>::heavy_arc_share() const {
   return impl_->heavy_share;
+}
+
+template <class Weight>
+void GpuSolver<Weight>::rewrite_arcs(graph::edge_offset first, const std::vector<graph::vertex_id>& targets,
+                                     const std::vector<Weight>& weights) {
+  impl_->rewrite_arcs(first, targets, weights);
 }
 
 template <class Weight>

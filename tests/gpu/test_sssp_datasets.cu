@@ -1,7 +1,8 @@
 // Every GPU strategy on the shared real graphs (../shared/datasets, or
 // $SSSP_DATASETS): against the published .dist files where there is one
 // (computed by an independent Dijkstra), else against our CPU Dijkstra;
-// predecessor trees checked; and eight sources at once (solve_batch).
+// predecessor trees checked; eight sources at once (solve_batch); and, for
+// integer weights, through a chain contraction (ContractedGpuSolver).
 // Skips, visibly, when a file is absent.
 #include <gtest/gtest.h>
 
@@ -15,6 +16,8 @@
 #include "graph/load.hpp"
 #include "graph/reference.hpp"
 #include "graph/verify.hpp"
+#include "graph/contraction.hpp"
+#include "sssp/contracted_solver.hpp"
 #include "sssp/solver.hpp"
 #include "sssp/tree_check.hpp"
 
@@ -115,6 +118,24 @@ void check_dataset(const Dataset& d, const graph::Csr<Weight>& g) {
     }
   }
   check_batch(d, g, want);
+  if constexpr (std::is_same_v<Weight, std::uint32_t>) {
+    // Through a chain contraction: the same answers, from source 0.
+    const graph::ChainContraction c = graph::contract_chains(g);
+    for (const bool with_pred : {false, true}) {
+      sssp::SolverOptions opts;
+      opts.predecessors = with_pred;
+      sssp::ContractedGpuSolver solver(g, c, opts);
+      for (const auto strategy : sssp::all_strategies()) {
+        const std::string what =
+            std::string(d.graph) + " contracted " + sssp::to_string(strategy) + (with_pred ? " +pred" : "");
+        const auto got = solver.solve(0, strategy, graph::auto_delta(c.core));
+        EXPECT_EQ(count_wrong<Weight>(want, got.distances, what), 0u) << what;
+        if (with_pred)
+          for (const auto& problem : sssp::check_shortest_path_tree(g, 0u, got.distances, got.predecessors))
+            ADD_FAILURE() << what << ": " << problem;
+      }
+    }
+  }
 }
 
 class SsspDatasets : public ::testing::TestWithParam<Dataset> {};

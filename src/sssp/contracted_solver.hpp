@@ -1,0 +1,49 @@
+// The GPU solver over a chain contraction (graph/contraction.hpp): the core
+// graph lives on the device, each query searches its source's piece on the
+// host, writes the entry vertex's arcs, solves the core, and expands the core
+// distances to every vertex. Integer weights only (the contraction is exact
+// there). Results are in the original graph's ids, like GpuSolver's.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "graph/contraction.hpp"
+#include "graph/csr.hpp"
+#include "sssp/solver.hpp"
+
+namespace sssp {
+
+// A contracted solve's host-side parts, beside SolveResult's fields.
+struct ContractedSolveTimes {
+  double core_ms = 0;    // the core solve (CUDA events, GpuSolver's solve_ms)
+  double piece_ms = 0;   // host: the source's piece search and the entry arcs' upload
+  double expand_ms = 0;  // host: core distances to every vertex
+  bool fell_back = false;  // the entry did not fit an arc: solved by Dijkstra on the host instead
+};
+
+class ContractedGpuSolver {
+ public:
+  // g and c must outlive the solver (c made from g by graph::contract_chains).
+  ContractedGpuSolver(const graph::IntCsr& g, const graph::ChainContraction& c, const SolverOptions& options);
+  ~ContractedGpuSolver();
+  ContractedGpuSolver(const ContractedGpuSolver&) = delete;
+  ContractedGpuSolver& operator=(const ContractedGpuSolver&) = delete;
+
+  GpuSolver<std::uint32_t>& core_solver();
+  // solve_ms is core_ms + piece_ms + expand_ms; the counters are the core
+  // solve's (relaxations plus the piece search's). times (optional) gets the
+  // parts.
+  SolveResult<std::uint32_t> solve(graph::vertex_id source, Strategy strategy, double delta,
+                                   ContractedSolveTimes* times = nullptr);
+
+ private:
+  const graph::IntCsr& g_;
+  const graph::ChainContraction& c_;
+  bool predecessors_;
+  std::unique_ptr<GpuSolver<std::uint32_t>> core_;
+  graph::ContractionQuery query_;
+};
+
+}  // namespace sssp

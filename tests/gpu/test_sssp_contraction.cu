@@ -1,0 +1,93 @@
+// The GPU solver through a chain contraction (ContractedGpuSolver) against
+// Dijkstra on the whole graph: road-like graphs (chains, one-way and
+// zero-weight arcs, hanging trees, components without junctions), sources of
+// every kind (junction, chain vertex, tree vertex), every strategy, with and
+// without predecessors, with the single-block loop on and off, and at tiny
+// and huge deltas. The entry arcs are rewritten on the device per query, so
+// consecutive queries also check that no query sees its predecessor's.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpu_test_support.cuh"
+#include "graph/contraction.hpp"
+#include "graph/reference.hpp"
+#include "graph/verify.hpp"
+#include "road_like_graph.hpp"
+#include "sssp/contracted_solver.hpp"
+#include "sssp/solver.hpp"
+
+namespace {
+
+void expect_exact(const graph::IntCsr& g, const std::string& what, const sssp::SolverOptions& base,
+                  std::uint32_t sources, double delta_factor) {
+  const graph::ChainContraction c = graph::contract_chains(g);
+  ASSERT_LT(c.core_vertices(), g.num_vertices) << what;
+  std::vector<graph::vertex_id> junction_and_pieces;
+  for (graph::vertex_id v = 0; v < g.num_vertices; v += std::max<graph::vertex_id>(1, g.num_vertices / sources))
+    junction_and_pieces.push_back(v);
+  for (const bool with_pred : {false, true}) {
+    sssp::SolverOptions opts = base;
+    opts.predecessors = with_pred;
+    sssp::ContractedGpuSolver solver(g, c, opts);
+    const double delta = std::max(1.0, graph::auto_delta(c.core) * delta_factor);
+    for (const graph::vertex_id s : junction_and_pieces) {
+      const auto want = graph::dijkstra(g, s);
+      for (const auto strategy : sssp::all_strategies()) {
+        const std::string tag = what + ", source " + std::to_string(s) +
+                                (c.core_of[s] == graph::kNoVertex ? " (piece) " : " (junction) ") +
+                                sssp::to_string(strategy) + (with_pred ? " +pred" : "");
+        const auto got = solver.solve(s, strategy, delta);
+        const graph::DistanceMismatches m = graph::find_distance_mismatches<std::uint32_t>(want, got.distances, 1);
+        ASSERT_TRUE(m.none()) << tag << ": " << m.count << " differ, first vertex " << m.first.front();
+        if (with_pred) {
+          const graph::TreeCheck tree = graph::check_shortest_path_tree(g, s, got.distances, got.predecessors);
+          ASSERT_EQ(tree.errors, 0u) << tag << ": " << (tree.examples.empty() ? "" : tree.examples.front());
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST(SsspContraction, RoadLikeGraphsEverySourceKindAndStrategy) {
+  SKIP_IF_NO_GPU();
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    test_support::RoadSpec spec;
+    spec.junctions = 60 + 40 * static_cast<graph::vertex_id>(seed);
+    spec.roads = 2 * spec.junctions;
+    spec.trees = spec.junctions / 2;
+    spec.max_weight = seed % 3 == 0 ? 1 : 50;
+    spec.one_way = seed % 2 ? 0.15 : 0.4;
+    expect_exact(test_support::road_like(spec, seed), "road-like seed " + std::to_string(seed), {}, 12, 1.0);
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(SsspContraction, RegimesAndDeltas) {
+  SKIP_IF_NO_GPU();
+  test_support::RoadSpec spec;
+  spec.junctions = 400;
+  spec.roads = 900;
+  spec.trees = 200;
+  const graph::IntCsr g = test_support::road_like(spec, 77);
+  sssp::SolverOptions grid_only;
+  grid_only.single_block_loop = false;
+  expect_exact(g, "grid only", grid_only, 6, 1.0);
+  sssp::SolverOptions small_narrow;
+  small_narrow.narrow_max_arcs = 64;  // many hand-overs between the regimes
+  expect_exact(g, "narrow arcs 64", small_narrow, 6, 1.0);
+  expect_exact(g, "tiny delta", {}, 6, 1e-3);
+  expect_exact(g, "huge delta", {}, 6, 1e3);
+}
+
+TEST(SsspContraction, ChainsLongerThanAnArc) {
+  SKIP_IF_NO_GPU();
+  test_support::RoadSpec spec;
+  spec.heavy_weight = 3'000'000'000u;  // shortcuts are cut; some entries fall back to the host
+  spec.max_chain = 6;
+  expect_exact(test_support::road_like(spec, 61), "heavy", {}, 20, 1.0);
+}
