@@ -24,12 +24,14 @@
 #include "app/report.hpp"
 #include "app/sources.hpp"
 #include "app/validate.hpp"
+#include "graph/contraction.hpp"
 #include "graph/distance_io.hpp"
 #include "graph/error.hpp"
 #include "graph/generators.hpp"
 #include "graph/load.hpp"
 #include "graph/reference.hpp"
 #include "sssp/auto_strategy.hpp"
+#include "sssp/contracted_solver.hpp"
 #include "sssp/solver.hpp"
 
 namespace app {
@@ -215,6 +217,12 @@ class Runner {
   void keep_distances(std::size_t source_index, std::vector<Dist>&& distances, const std::string& strategy);
   std::optional<PathInfo> path_info(std::optional<graph::vertex_id> target);
   void write_outputs();
+  // --contract: contracts the graph where asked and where it pays, and sets
+  // run_.contraction either way.
+  void decide_contraction();
+  // The graph a strategy's rules (auto, delta) read: the core with the first
+  // source's entry arcs when contracted, else the graph; and that source in it.
+  std::pair<const graph::Csr<Weight>*, graph::vertex_id> rule_graph(graph::Csr<Weight>& scratch) const;
 
   const graph::Csr<Weight>& g_;
   const AppOptions& o_;
@@ -231,6 +239,13 @@ class Runner {
   std::vector<graph::vertex_id> path_predecessors_;  // first source, first strategy that gives a tree
   std::string path_predecessors_from_;
   std::string failures_;  // validation problems, as printed
+
+  // --contract (integer weights only): the contraction, the GPU solver over
+  // its core, and the CPU path's copy of the core and query workspace.
+  std::optional<graph::ChainContraction> contraction_;
+  std::unique_ptr<sssp::ContractedGpuSolver> contracted_gpu_;
+  std::unique_ptr<graph::IntCsr> cpu_core_;
+  std::unique_ptr<graph::ContractionQuery> cpu_query_;
 };
 
 template <class Weight>
@@ -238,7 +253,42 @@ SolveFunction<Weight> Runner<Weight>::make_solver(Algorithm a, graph::vertex_id 
                                                   sssp::GpuSolver<Weight>* gpu) const {
   if (runs_on_gpu(a)) {
     const sssp::Strategy strategy = to_gpu_strategy(a);
+    if constexpr (std::is_same_v<Weight, std::uint32_t>) {
+      if (contracted_gpu_) {
+        sssp::ContractedGpuSolver* cg = contracted_gpu_.get();
+        return [cg, source, strategy, a, delta]() { return gpu_outcome(cg->solve(source, strategy, delta), a, delta); };
+      }
+    }
     return [gpu, source, strategy, a, delta]() { return gpu_outcome(gpu->solve(source, strategy, delta), a, delta); };
+  }
+  if constexpr (std::is_same_v<Weight, std::uint32_t>) {
+    if (a == Algorithm::DeltaStepping && contraction_) {
+      // Delta-stepping on the core: the piece search, the core solve and the
+      // read-off are all timed, as the GPU's contracted solve is.
+      const int threads = o_.threads;
+      const graph::IntCsr& g = g_;
+      graph::ContractionQuery* query = cpu_query_.get();
+      graph::IntCsr* core = cpu_core_.get();
+      return [&g, query, core, source, delta, threads]() {
+        graph::CpuSolveStats stats;
+        SolveOutcome<Weight> outcome;
+        outcome.distances.resize(g.num_vertices);
+        const auto start = Clock::now();
+        query->start(source);
+        if (!query->fits()) {
+          graph::delta_stepping(g, source, delta, threads, outcome.distances.data(), &stats);
+        } else {
+          query->apply_entry(*core);
+          const auto core_dist = graph::delta_stepping_new_array(*core, query->core_source(), delta, threads, &stats);
+          query->expand(core_dist.get(), nullptr, outcome.distances.data(), nullptr, threads);
+        }
+        outcome.solve_ms = ms_since(start);
+        outcome.relaxations = stats.relaxations + query->local_relaxations();
+        outcome.buckets_processed = stats.phases;
+        outcome.delta = stats.delta > 0 ? stats.delta : delta;
+        return outcome;
+      };
+    }
   }
   if (a == Algorithm::DeltaStepping) {
     const int threads = o_.threads;
@@ -432,6 +482,56 @@ void Runner<Weight>::validate(Algorithm a, graph::vertex_id source, const SolveO
 }
 
 template <class Weight>
+void Runner<Weight>::decide_contraction() {
+  ContractionInfo info;
+  const bool any_solver = std::any_of(algorithms_.begin(), algorithms_.end(),
+                                      [&](Algorithm a) { return a != Algorithm::Dijkstra && !plan_.has(a); });
+  if (o_.contract == ContractRequest::Off) {
+    info.reason = "--contract off";
+  } else if (!graph::DistanceTraits<Weight>::is_integer) {
+    info.reason = "float weights: a shortcut's sum would round unlike the solvers' step-by-step sums";
+  } else if (plan_.any()) {
+    info.reason = "batched sources solve the whole graph";
+  } else if (!any_solver) {
+    info.reason = "dijkstra, the reference, solves the whole graph";
+  } else if constexpr (std::is_same_v<Weight, std::uint32_t>) {
+    const auto start = Clock::now();
+    graph::ChainContraction c = graph::contract_chains(g_);
+    info.ms = ms_since(start);
+    info.core_vertices = c.core_vertices();
+    info.core_arcs = c.core_arcs();
+    info.shortcuts = c.shortcuts;
+    info.tree_vertices = c.peeled;
+    info.chain_vertices = c.chain_vertices;
+    const double kept = g_.num_vertices ? 100.0 * c.core_vertices() / static_cast<double>(g_.num_vertices) : 100.0;
+    if (o_.contract == ContractRequest::Auto && !graph::contraction_pays(c)) {
+      info.reason = "auto: the core would keep " + format_fixed(kept, 1) + "% of the vertices; it contracts at 75% or less";
+    } else {
+      info.used = true;
+      info.reason = o_.contract == ContractRequest::On ? "--contract on" : "auto: the core keeps 75% of the vertices or less";
+      contraction_ = std::move(c);
+      cpu_core_ = std::make_unique<graph::IntCsr>(contraction_->core);
+      cpu_query_ = std::make_unique<graph::ContractionQuery>(*contraction_, g_);
+    }
+  }
+  run_.contraction = info;
+}
+
+template <class Weight>
+std::pair<const graph::Csr<Weight>*, graph::vertex_id> Runner<Weight>::rule_graph(graph::Csr<Weight>& scratch) const {
+  if constexpr (std::is_same_v<Weight, std::uint32_t>) {
+    if (contraction_) {
+      graph::ContractionQuery q(*contraction_, g_);
+      q.start(sources_.front());
+      scratch = contraction_->core;
+      q.apply_entry(scratch);
+      return {&scratch, q.core_source()};
+    }
+  }
+  return {&g_, sources_.front()};
+}
+
+template <class Weight>
 int Runner<Weight>::run() {
   const std::uint32_t id_base = run_.graph.id_base;
   const graph::vertex_id n = g_.num_vertices;
@@ -443,13 +543,27 @@ int Runner<Weight>::run() {
   if (o_.path_to) path_target = to_internal_id(*o_.path_to, id_base, n, "--path-to");
   if (!o_.output_path.empty()) output_.emplace(o_.output_path, sources_, std::move(targets), id_base);
   for (const graph::vertex_id s : sources_) run_.sources.push_back(to_user_id(s, id_base));
-  if (std::find(algorithms_.begin(), algorithms_.end(), Algorithm::Auto) != algorithms_.end()) {
+  const std::vector<Algorithm> requested = algorithms_;
+  const bool wants_auto = std::find(requested.begin(), requested.end(), Algorithm::Auto) != requested.end();
+  if (wants_auto) {
     const AutoResolution chosen =
         resolve_auto_strategy(g_, sources_.front(), id_base, device_choice_.kind, o_.delta_sweep);
-    algorithms_ = substitute_auto(algorithms_, chosen.algorithm);
+    algorithms_ = substitute_auto(requested, chosen.algorithm);
     run_.auto_strategy = chosen.info;
   }
   plan_ = plan_batches(o_, device_choice_.kind, algorithms_, sources_.size());
+  decide_contraction();
+  graph::Csr<Weight> rule_scratch;
+  const auto [rule_g, rule_source] = rule_graph(rule_scratch);
+  if (contraction_ && wants_auto) {
+    // Auto reads the graph the strategies will solve: the core.
+    AutoResolution chosen = resolve_auto_strategy(*rule_g, rule_source, id_base, device_choice_.kind, o_.delta_sweep);
+    chosen.info.source = to_user_id(sources_.front(), id_base);
+    algorithms_ = substitute_auto(requested, chosen.algorithm);
+    run_.auto_strategy = chosen.info;
+    plan_ = plan_batches(o_, device_choice_.kind, algorithms_, sources_.size());
+    if (plan_.any()) throw std::logic_error("sssp: the contracted run's strategy asked for batches");
+  }
   run_.batch_reason = plan_.reason;
   for (const Algorithm a : algorithms_) {
     // A batched CPU strategy runs as the batched Dijkstra: name what ran, once.
@@ -462,17 +576,18 @@ int Runner<Weight>::run() {
   delta.automatic = o_.delta_auto;
   // Each device has its own delta rule: the GPU's wide buckets (c = 16 or
   // 128) cost the CPU solver up to 4x (graph/include/graph/reference.hpp).
+  // Both rules read the graph the strategies solve (the core, when contracted).
   if (device_choice_.kind == DeviceKind::Cpu) {
-    delta.auto_value = graph::auto_delta_cpu(g_);
+    delta.auto_value = graph::auto_delta_cpu(*rule_g);
     delta.auto_rule = "the CPU rule, f x mean weight / mean out-degree";
   } else {
     // The GPU's rule reads the hop diameter estimate (sssp/auto_strategy.hpp),
     // measured already when --strategy auto chose the strategy.
     const sssp::GraphShape shape = run_.auto_strategy && run_.auto_strategy->shape
                                        ? *run_.auto_strategy->shape
-                                       : sssp::measure_shape(g_, sources_.front());
+                                       : sssp::measure_shape(*rule_g, rule_source);
     const sssp::DeltaChoice rule = sssp::choose_delta_c(shape);
-    delta.auto_value = graph::auto_delta(g_, rule.c);
+    delta.auto_value = graph::auto_delta(*rule_g, rule.c);
     delta.auto_rule = rule.reason;
   }
   std::vector<double> deltas;
@@ -502,6 +617,7 @@ int Runner<Weight>::run() {
 
   if (!o_.quiet) {
     out_ << format_graph_header(run_.graph) << format_device_header(device) << format_delta_line(delta);
+    if (run_.contraction) out_ << format_contraction_line(*run_.contraction, g_.num_vertices, g_.num_arcs());
     if (run_.auto_strategy) out_ << format_auto_strategy_line(*run_.auto_strategy);
     if (std::any_of(algorithms_.begin(), algorithms_.end(),
                     [](Algorithm a) { return a == Algorithm::BucketSort || a == Algorithm::BucketMultisplit; }))
@@ -522,20 +638,30 @@ int Runner<Weight>::run() {
   // One solver (one upload and inspection of the graph) for every delta.
   std::unique_ptr<sssp::GpuSolver<Weight>> gpu;
   for (const double d : deltas) {
-    if (any_gpu && !gpu) {
+    if (any_gpu && !gpu && !contracted_gpu_) {
       sssp::SolverOptions so;
       so.delta = d;
       so.buckets = o_.buckets;
       so.predecessors = o_.predecessors;
       so.memory_limit_bytes = o_.gpu_memory_limit_bytes;
       so.load_balance = o_.load_balance;
-      gpu = std::make_unique<sssp::GpuSolver<Weight>>(g_, so);
+      sssp::GpuSolver<Weight>* solver = nullptr;
+      if constexpr (std::is_same_v<Weight, std::uint32_t>) {
+        if (contraction_) {
+          contracted_gpu_ = std::make_unique<sssp::ContractedGpuSolver>(g_, *contraction_, so);
+          solver = &contracted_gpu_->core_solver();
+        }
+      }
+      if (!solver) {
+        gpu = std::make_unique<sssp::GpuSolver<Weight>>(g_, so);
+        solver = gpu.get();
+      }
       if (!device.upload_ms) {
-        device.upload_ms = gpu->upload_ms();
-        device.gpu_bytes = gpu->device_bytes();
-        device.gpu_graph_bytes = gpu->graph_device_bytes();
-        device.load_balance = sssp::to_string(gpu->load_balance());
-        device.heavy_arc_share = gpu->heavy_arc_share();
+        device.upload_ms = solver->upload_ms();
+        device.gpu_bytes = solver->device_bytes();
+        device.gpu_graph_bytes = solver->graph_device_bytes();
+        device.load_balance = sssp::to_string(solver->load_balance());
+        device.heavy_arc_share = solver->heavy_arc_share();
         if (!o_.quiet)
           out_ << "upload        " << format_fixed(*device.upload_ms, 3) << " ms (graph, host to device)\n"
                << format_gpu_memory_line(device) << format_load_balance_line(device);

@@ -175,6 +175,19 @@ json to_json(const AppOptions& options, const RunSummary& run) {
   }
   j["batches"] = batches;
   j["auto_strategy"] = run.auto_strategy ? auto_strategy_json(*run.auto_strategy) : json(nullptr);
+  if (run.contraction) {
+    const ContractionInfo& c = *run.contraction;
+    j["contraction"] = {{"used", c.used},
+                        {"reason", c.reason},
+                        {"core_vertices", c.core_vertices},
+                        {"core_arcs", c.core_arcs},
+                        {"shortcuts", c.shortcuts},
+                        {"tree_vertices", c.tree_vertices},
+                        {"chain_vertices", c.chain_vertices},
+                        {"ms", c.ms}};
+  } else {
+    j["contraction"] = nullptr;
+  }
 
   json results = json::array();
   for (const RunRecord& r : run.records) {

@@ -38,6 +38,9 @@
 //                "solved_together": int|null (GPU), "finished_alone": int|null (GPU),
 //                "threads": int|null (CPU),
 //                "validation": {"checked": int, "failed": int}}],
+//   "contraction": null | {"used": bool, "reason": string, "core_vertices", "core_arcs",
+//               "shortcuts", "tree_vertices", "chain_vertices": integers, "ms": number (host,
+//               once per graph; solve times include each query's piece search and read-off)}
 //   "auto_strategy": null (auto not asked for) | {"chosen": string, "reason": string (the
 //               report's line), "source": int (measured from), "measure_ms": number|null,
 //               "statistics": null (cpu device: nothing measured) | {"mean_degree": number,
@@ -102,6 +105,7 @@ struct RunSummary {
   DeltaInfo delta;
   std::vector<std::string> strategies;     // as run, in order (auto replaced by its choice)
   std::optional<AutoStrategyInfo> auto_strategy;  // set when --strategy auto was asked for
+  std::optional<ContractionInfo> contraction;     // set once the run decided (--contract)
   std::vector<std::uint64_t> sources;      // user ids
   std::vector<RunRecord> records;
   std::vector<SummaryRow> summary;

@@ -88,6 +88,12 @@ po::options_description sssp_description() {
       ("load-balance", po::value<std::string>()->value_name("LB"),
        "GPU relax rounds: three-stage (CTA/warp/scan per tile), binned (frontier binned by out-degree), "
        "merge-path (equal chunks of the round's arcs per block), or auto (merge-path where its 64-bit counter holds the graph's sizes; default)")
+      ("contract", po::value<std::string>()->value_name("auto|on|off"),
+       "solve through a chain contraction: hanging trees and chains of degree-2 vertices (road "
+       "networks) leave the graph, junctions stay with one shortcut per chain, and every removed "
+       "vertex's distance is read off after the solve (exact; integer weights). auto (default): "
+       "where it removes at least a quarter of the vertices; the report says what it did. "
+       "Batched sources and the reference dijkstra solve the whole graph")
       ("gpu-memory-limit", po::value<std::string>()->value_name("BYTES"),
        "pretend the GPU has only this much memory, e.g. 2G or 512M")
       ("quiet,q", po::bool_switch(), "print only results (no graph/device header, no progress)");
@@ -313,6 +319,17 @@ AppOptions parse_options(int argc, const char* const* argv) {
     if (options.device == DeviceRequest::Cpu)
       throw UsageError("--gpu-memory-limit conflicts with --device cpu");
     options.gpu_memory_limit_bytes = parse_byte_size(*limit, "gpu-memory-limit");
+  }
+  if (const std::string* contract = find_string(vm, "contract")) {
+    if (*contract == "auto") {
+      options.contract = ContractRequest::Auto;
+    } else if (*contract == "on") {
+      options.contract = ContractRequest::On;
+    } else if (*contract == "off") {
+      options.contract = ContractRequest::Off;
+    } else {
+      throw UsageError("--contract takes auto, on or off, not '" + *contract + "'");
+    }
   }
   options.quiet = vm["quiet"].as<bool>();
   return options;

@@ -40,6 +40,8 @@ bool runs_on_gpu(Algorithm a);
 bool uses_delta(Algorithm a);
 
 enum class DeviceRequest { Auto, Gpu, Cpu };
+// --contract: solve through a chain contraction (graph/contraction.hpp).
+enum class ContractRequest { Auto, On, Off };
 const char* to_string(DeviceRequest d);
 
 // One entry of --delta-sweep: an absolute delta ("250") or a multiple of the
@@ -96,6 +98,7 @@ struct AppOptions {
   std::string json_path;
   std::uint64_t gpu_memory_limit_bytes = 0;  // 0: no limit
   sssp::LoadBalance load_balance = sssp::LoadBalance::Auto;  // GPU relax rounds (sssp/solver.hpp)
+  ContractRequest contract = ContractRequest::Auto;
   bool quiet = false;
 
   bool help = false;

@@ -259,6 +259,16 @@ std::string format_auto_strategy_line(const AutoStrategyInfo& choice) {
   return line + ")\n";
 }
 
+std::string format_contraction_line(const ContractionInfo& c, std::uint64_t vertices, std::uint64_t arcs) {
+  if (!c.used) return "contract      off (" + c.reason + ")\n";
+  const double share = vertices ? 100.0 * static_cast<double>(c.core_vertices) / static_cast<double>(vertices) : 0;
+  return "contract      core " + std::to_string(c.core_vertices) + " of " + std::to_string(vertices) + " vertices (" +
+         format_fixed(share, 1) + "%), " + std::to_string(c.core_arcs) + " of " + std::to_string(arcs) + " arcs (" +
+         std::to_string(c.shortcuts) + " shortcuts); " + std::to_string(c.tree_vertices) + " tree and " +
+         std::to_string(c.chain_vertices) + " chain vertices read off after each solve; " + format_fixed(c.ms, 1) +
+         " ms, once (" + c.reason + ")\n";
+}
+
 std::string format_results_table(const std::vector<RunRecord>& records) {
   using A = Table::Align;
   Table table({{"strategy", A::Left}, {"device", A::Left}, {"source", A::Right}, {"delta", A::Right},

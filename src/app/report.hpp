@@ -210,6 +210,15 @@ struct AutoStrategyInfo {
   std::optional<sssp::GraphShape> shape;  // empty where nothing was measured (cpu device)
 };
 
+// --contract: what the chain contraction did (graph/contraction.hpp).
+struct ContractionInfo {
+  bool used = false;
+  std::string reason;  // why it is used or not
+  std::uint64_t core_vertices = 0, core_arcs = 0, shortcuts = 0;
+  std::uint64_t tree_vertices = 0, chain_vertices = 0;
+  double ms = 0;  // host time to contract (once per graph, not in any solve time)
+};
+
 // Text blocks of the report. Each ends with a newline.
 std::string format_graph_header(const GraphInfo& graph);
 std::string format_device_header(const DeviceInfo& device);
@@ -223,6 +232,8 @@ std::string format_delta_line(const DeltaInfo& delta);
 std::string format_buckets_line(std::uint32_t buckets);
 // "strategy      auto -> near-far (hop diameter estimate ~2100, ...; 0.9 ms from source 0)".
 std::string format_auto_strategy_line(const AutoStrategyInfo& choice);
+// "contract      core 17429 of 49109 vertices (35.5%), ..." or "contract      off (...)".
+std::string format_contraction_line(const ContractionInfo& c, std::uint64_t vertices, std::uint64_t arcs);
 std::string format_results_table(const std::vector<RunRecord>& records);
 std::string format_comparison_table(const std::vector<SummaryRow>& rows, const std::string& baseline_label);
 std::string format_sweep_table(const std::vector<SummaryRow>& rows);

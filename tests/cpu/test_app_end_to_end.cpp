@@ -430,3 +430,40 @@ TEST_F(AppEndToEnd, BuiltBinaryRunsAndExits) {
   EXPECT_EQ(slurp(err), "sssp: --strategy: unknown strategy 'nonsense' (expected auto, near-far, bucket-sort, "
                         "bucket-multisplit, bellman-ford, delta-stepping, dijkstra, all)\n");
 }
+
+// --contract: a road-like graph (a triangle of junctions with long chains and
+// a dead end) contracts and validates; a grid does not pay, and says why.
+TEST_F(AppEndToEnd, ContractionIsReportedAndExact) {
+  std::string text = "%%MatrixMarket matrix coordinate integer symmetric\n60 60 62\n1 2 3\n2 3 4\n3 1 5\n";
+  // Chains 1 -> 4..23 -> 2 and 3 -> 24..43, then a dead end 44..60 off vertex 30.
+  int entries = 3;
+  const auto edge = [&](int u, int v, int w) {
+    text += std::to_string(u) + " " + std::to_string(v) + " " + std::to_string(w) + "\n";
+    ++entries;
+  };
+  edge(1, 4, 2);
+  for (int v = 4; v < 23; ++v) edge(v, v + 1, 1 + v % 5);
+  edge(23, 2, 2);
+  edge(3, 24, 1);
+  for (int v = 24; v < 43; ++v) edge(v, v + 1, 1 + v % 3);
+  edge(43, 1, 7);
+  edge(30, 44, 1);
+  for (int v = 44; v < 60; ++v) edge(v, v + 1, 2);
+  ASSERT_EQ(entries, 62);
+  const std::string mtx = path("roads.mtx"), json = path("roads.json");
+  write_text(mtx, text);
+  Result r = run({"--graph", mtx, "--source", "50", "--device", "cpu", "--strategy", "delta-stepping,dijkstra",
+                  "--validate", "--json", json});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "contract      core 3 of 60 vertices")) << r.out;
+  EXPECT_TRUE(contains(r.out, "validation    passed")) << r.out;
+  const nlohmann::json j = read_json(json);
+  EXPECT_TRUE(j["contraction"]["used"].get<bool>());
+  EXPECT_EQ(j["contraction"]["core_vertices"].get<std::uint64_t>(), 3u);
+  r = run({"--graph", mtx, "--source", "50", "--device", "cpu", "--contract", "off", "--validate"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "contract      off (--contract off)")) << r.out;
+  r = run({"--generate", "grid:12:9", "--device", "cpu", "--validate"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "contract      off (auto: the core would keep")) << r.out;
+}

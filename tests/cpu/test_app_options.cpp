@@ -395,3 +395,11 @@ TEST(AppSources, RandomSourcesAreSeededDistinctAndHaveOutEdges) {
   // Through resolve_sources, --random-sources wins over the default.
   EXPECT_EQ(app::resolve_sources({}, 50, 7, 1, offsets), a);
 }
+
+TEST(AppOptions, ContractTakesAutoOnOff) {
+  EXPECT_EQ(parse({}).contract, app::ContractRequest::Auto);
+  EXPECT_EQ(parse({"--contract", "on"}).contract, app::ContractRequest::On);
+  EXPECT_EQ(parse({"--contract", "off"}).contract, app::ContractRequest::Off);
+  EXPECT_EQ(parse({"--contract", "auto"}).contract, app::ContractRequest::Auto);
+  EXPECT_EQ(rejection({"--contract", "yes"}), "--contract takes auto, on or off, not 'yes'");
+}
