@@ -481,6 +481,11 @@ void Runner<Weight>::validate(Algorithm a, graph::vertex_id source, const SolveO
   run_.validation_problems += report.problems();
 }
 
+// --contract auto: the smallest hop diameter estimate (sssp::measure_shape)
+// at which contraction runs. The roads estimate 232-1173 before contraction and
+// gained; social graphs (tens of hops) lost 0.41-0.78x (docs/TUNING.md).
+constexpr std::uint64_t kContractMinHops = 100;
+
 template <class Weight>
 void Runner<Weight>::decide_contraction() {
   ContractionInfo info;
@@ -504,11 +509,22 @@ void Runner<Weight>::decide_contraction() {
     info.tree_vertices = c.peeled;
     info.chain_vertices = c.chain_vertices;
     const double kept = g_.num_vertices ? 100.0 * c.core_vertices() / static_cast<double>(g_.num_vertices) : 100.0;
+    // Contraction saves rounds, and only graphs of many rounds (high hop
+    // diameter: roads) repay its host-side part; social graphs lose
+    // (docs/TUNING.md, "Chain contraction").
+    const std::uint64_t hops =
+        o_.contract == ContractRequest::Auto ? sssp::measure_shape(g_, sources_.front()).hop_estimate : 0;
     if (o_.contract == ContractRequest::Auto && !graph::contraction_pays(c)) {
       info.reason = "auto: the core would keep " + format_fixed(kept, 1) + "% of the vertices; it contracts at 75% or less";
+    } else if (o_.contract == ContractRequest::Auto && hops < kContractMinHops) {
+      info.reason = "auto: hop diameter estimate " + std::to_string(hops) + " < " + std::to_string(kContractMinHops) +
+                    ": too few rounds to save";
     } else {
       info.used = true;
-      info.reason = o_.contract == ContractRequest::On ? "--contract on" : "auto: the core keeps 75% of the vertices or less";
+      info.reason = o_.contract == ContractRequest::On
+                        ? "--contract on"
+                        : "auto: the core keeps 75% of the vertices or less, hop diameter estimate " +
+                              std::to_string(hops) + " >= " + std::to_string(kContractMinHops);
       contraction_ = std::move(c);
       cpu_core_ = std::make_unique<graph::IntCsr>(contraction_->core);
       cpu_query_ = std::make_unique<graph::ContractionQuery>(*contraction_, g_);

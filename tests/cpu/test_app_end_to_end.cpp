@@ -432,7 +432,8 @@ TEST_F(AppEndToEnd, BuiltBinaryRunsAndExits) {
 }
 
 // --contract: a road-like graph (a triangle of junctions with long chains and
-// a dead end) contracts and validates; a grid does not pay, and says why.
+// a dead end) contracts and validates; a grid does not pay, nor does a graph
+// of few hops under auto, and the report says why.
 TEST_F(AppEndToEnd, ContractionIsReportedAndExact) {
   std::string text = "%%MatrixMarket matrix coordinate integer symmetric\n60 60 62\n1 2 3\n2 3 4\n3 1 5\n";
   // Chains 1 -> 4..23 -> 2 and 3 -> 24..43, then a dead end 44..60 off vertex 30.
@@ -453,7 +454,7 @@ TEST_F(AppEndToEnd, ContractionIsReportedAndExact) {
   const std::string mtx = path("roads.mtx"), json = path("roads.json");
   write_text(mtx, text);
   Result r = run({"--graph", mtx, "--source", "50", "--device", "cpu", "--strategy", "delta-stepping,dijkstra",
-                  "--validate", "--json", json});
+                  "--contract", "on", "--validate", "--json", json});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "contract      core 3 of 60 vertices")) << r.out;
   EXPECT_TRUE(contains(r.out, "validation    passed")) << r.out;
@@ -466,4 +467,8 @@ TEST_F(AppEndToEnd, ContractionIsReportedAndExact) {
   r = run({"--generate", "grid:12:9", "--device", "cpu", "--validate"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "contract      off (auto: the core would keep")) << r.out;
+  // Few hops: auto leaves it whole (contraction saves rounds, and there are few).
+  r = run({"--graph", mtx, "--source", "50", "--device", "cpu", "--validate"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "contract      off (auto: hop diameter estimate")) << r.out;
 }
