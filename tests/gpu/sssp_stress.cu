@@ -7,7 +7,8 @@
 // Every graph is solved by every strategy, under every explicit load balance
 // (three-stage, binned, merge-path) with the single-block loop on and off,
 // and, for a random subset of those configurations, also with predecessors
-// (checked to form a shortest-path tree). Distances must equal Dijkstra's
+// (checked to form a shortest-path tree); integer-weighted graphs also
+// through a chain contraction (ContractedGpuSolver). Distances must equal Dijkstra's
 // exactly for integer weights and within the existing tests' tolerance for
 // float weights.
 //
@@ -36,12 +37,14 @@
 #include <vector>
 
 #include "graph/build_csr.hpp"
+#include "graph/contraction.hpp"
 #include "graph/csr.hpp"
 #include "graph/generators.hpp"
 #include "graph/reference.hpp"
 #include "graph/types.hpp"
 #include "graph/verify.hpp"
 #include "graph/weights.hpp"
+#include "sssp/contracted_solver.hpp"
 #include "sssp/solver.hpp"
 #include "sssp/tree_check.hpp"
 
@@ -647,8 +650,55 @@ int check_config(const graph::Csr<Weight>& g, const Plan& plan, const RelaxConfi
   return failures;
 }
 
+// Integer weights: the same sources through a chain contraction
+// (ContractedGpuSolver, the default relax configuration and the plan's
+// regimes), with predecessors where the plan gives the first configuration
+// them. Returns the number of wrong results.
+int check_contracted(const graph::IntCsr& g, const Plan& plan,
+                     const std::vector<std::vector<std::uint64_t>>& reference) {
+  const graph::ChainContraction c = graph::contract_chains(g);
+  int failures = 0;
+  for (const bool predecessors : {false, true}) {
+    if (predecessors && !(plan.predecessor_configs & 1u)) continue;
+    sssp::SolverOptions options;
+    options.buckets = plan.buckets;
+    options.predecessors = predecessors;
+    options.narrow_max_arcs = plan.narrow_max_arcs;
+    options.persistent_grid = plan.persistent_grid;
+    options.medium_grid = plan.medium_grid;
+    options.block_split = plan.block_split;
+    options.cluster_loop = plan.cluster_loop;
+    sssp::ContractedGpuSolver solver(g, c, options);
+    for (std::size_t i = 0; i < plan.sources.size(); ++i) {
+      const vertex_id source = plan.sources[i];
+      for (const sssp::Strategy strategy : sssp::all_strategies()) {
+        std::string problem;
+        try {
+          const auto got = solver.solve(source, strategy, plan.delta);
+          problem = distance_mismatch<std::uint32_t>(reference[i], got.distances);
+          if (problem.empty() && predecessors) {
+            const auto tree = sssp::check_shortest_path_tree(g, source, got.distances, got.predecessors);
+            if (!tree.empty())
+              problem = "predecessor tree: " + tree.front() + " (" + std::to_string(tree.size()) + " problems)";
+          }
+        } catch (const std::exception& e) {
+          problem = std::string("error: ") + e.what();
+        }
+        if (!problem.empty()) {
+          std::cout << "MISMATCH " << plan.description << " contracted (core " << c.core_vertices() << ") "
+                    << sssp::to_string(strategy) << " source=" << source << " pred=" << (predecessors ? "on" : "off")
+                    << ": " << problem << std::endl;
+          ++failures;
+        }
+      }
+    }
+  }
+  return failures;
+}
+
 // Every relax configuration, without predecessors and, where the plan says,
-// with them. Returns the number of wrong results.
+// with them; integer graphs also through a chain contraction. Returns the
+// number of wrong results.
 template <class Weight>
 int check_graph(const graph::Csr<Weight>& g, const Plan& plan) {
   std::vector<std::vector<graph::distance_t<Weight>>> reference;
@@ -664,6 +714,14 @@ int check_graph(const graph::Csr<Weight>& g, const Plan& plan) {
                   << ": solver setup failed: " << e.what() << std::endl;
         ++failures;
       }
+    }
+  }
+  if constexpr (std::is_same_v<Weight, std::uint32_t>) {
+    try {
+      failures += check_contracted(g, plan, reference);
+    } catch (const std::exception& e) {
+      std::cout << "MISMATCH " << plan.description << " contracted: setup failed: " << e.what() << std::endl;
+      ++failures;
     }
   }
   return failures;
