@@ -25,6 +25,7 @@
 #include "sssp/bucketing.cuh"
 #include "sssp/engine.cuh"
 #include "sssp/cuda_check.cuh"
+#include "sssp/device_memory.cuh"
 #include "sssp/labels.cuh"
 #include "sssp/near_far.cuh"
 #include "sssp/predecessors.cuh"
@@ -34,59 +35,6 @@
 
 namespace sssp::detail {
 
-// Owns one cudaMalloc'd block; moves, never copies.
-class DeviceMemory {
- public:
-  DeviceMemory() = default;
-  DeviceMemory(const DeviceMemory&) = delete;
-  DeviceMemory& operator=(const DeviceMemory&) = delete;
-  ~DeviceMemory() {
-    if (ptr_) cudaFree(ptr_);
-  }
-  void allocate(std::size_t bytes, const char* what) {
-    if (bytes == 0) bytes = 1;
-    const cudaError_t err = cudaMalloc(&ptr_, bytes);
-    if (err != cudaSuccess) {
-      ptr_ = nullptr;
-      (void)cudaGetLastError();
-      throw std::runtime_error(std::string("sssp: cudaMalloc of ") + std::to_string(bytes) + " bytes for " + what +
-                               " failed: " + cudaGetErrorString(err));
-    }
-  }
-  template <class T>
-  T* as() const {
-    return static_cast<T*>(ptr_);
-  }
-  void release() {
-    if (ptr_) cudaFree(ptr_);
-    ptr_ = nullptr;
-  }
-
- private:
-  void* ptr_ = nullptr;
-};
-
-class PinnedMemory {
- public:
-  PinnedMemory() = default;
-  PinnedMemory(const PinnedMemory&) = delete;
-  PinnedMemory& operator=(const PinnedMemory&) = delete;
-  ~PinnedMemory() {
-    if (ptr_) cudaFreeHost(ptr_);
-  }
-  void allocate(std::size_t bytes) { SSSP_CUDA_CHECK(cudaMallocHost(&ptr_, bytes)); }
-  void release() {
-    if (ptr_) cudaFreeHost(ptr_);
-    ptr_ = nullptr;
-  }
-  template <class T>
-  T* as() const {
-    return static_cast<T*>(ptr_);
-  }
-
- private:
-  void* ptr_ = nullptr;
-};
 
 template <class Codec>
 __global__ void init_labels(label_t* labels, std::uint32_t n, std::uint32_t source) {

@@ -16,7 +16,9 @@
 #include "graph/reference.hpp"
 #include "graph/verify.hpp"
 #include "road_like_graph.hpp"
+#include "graph/hierarchy.hpp"
 #include "sssp/contracted_solver.hpp"
+#include "sssp/hierarchy_solver.hpp"
 #include "sssp/solver.hpp"
 
 namespace {
@@ -90,4 +92,52 @@ TEST(SsspContraction, ChainsLongerThanAnArc) {
   spec.heavy_weight = 3'000'000'000u;  // shortcuts are cut; some entries fall back to the host
   spec.max_chain = 6;
   expect_exact(test_support::road_like(spec, 61), "heavy", {}, 20, 1.0);
+}
+
+// PHAST on the GPU over the contraction's core: every source kind, against
+// Dijkstra; consecutive queries on one solver.
+TEST(SsspContraction, HierarchySweepMatchesDijkstra) {
+  SKIP_IF_NO_GPU();
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    test_support::RoadSpec spec;
+    spec.junctions = 50 + 60 * static_cast<graph::vertex_id>(seed);
+    spec.roads = 2 * spec.junctions;
+    spec.trees = spec.junctions / 2;
+    spec.max_weight = seed % 3 == 0 ? 1 : 40;
+    spec.one_way = seed % 2 ? 0.1 : 0.4;
+    if (seed == 8) spec.heavy_weight = 3'500'000'000u;  // shortcuts past 2^32; some entries fall back
+    const graph::IntCsr g = test_support::road_like(spec, seed);
+    const graph::ChainContraction c = graph::contract_chains(g);
+    const graph::Hierarchy h = graph::build_hierarchy(c.core);
+    sssp::HierarchyGpuSolver solver(g, c, h);
+    for (graph::vertex_id s = 0; s < g.num_vertices; s += std::max<graph::vertex_id>(1, g.num_vertices / 25)) {
+      const auto want = graph::dijkstra(g, s);
+      const auto got = solver.solve(s);
+      const graph::DistanceMismatches m = graph::find_distance_mismatches<std::uint32_t>(want, got.distances, 1);
+      ASSERT_TRUE(m.none()) << "seed " << seed << ", source " << s << ": " << m.count << " differ, first vertex "
+                            << m.first.front();
+    }
+  }
+}
+
+// The sweep with its distances in device memory (what cores too large for
+// shared memory get), on the same kind of graphs.
+TEST(SsspContraction, HierarchySweepInDeviceMemory) {
+  SKIP_IF_NO_GPU();
+  for (std::uint64_t seed = 11; seed <= 13; ++seed) {
+    test_support::RoadSpec spec;
+    spec.junctions = 300;
+    spec.roads = 700;
+    spec.trees = 100;
+    const graph::IntCsr g = test_support::road_like(spec, seed);
+    const graph::ChainContraction c = graph::contract_chains(g);
+    const graph::Hierarchy h = graph::build_hierarchy(c.core);
+    sssp::HierarchyGpuSolver solver(g, c, h, 0, false);
+    for (graph::vertex_id s = 0; s < g.num_vertices; s += 97) {
+      const auto want = graph::dijkstra(g, s);
+      const auto got = solver.solve(s);
+      ASSERT_TRUE(graph::find_distance_mismatches<std::uint32_t>(want, got.distances, 1).none())
+          << "seed " << seed << ", source " << s;
+    }
+  }
 }

@@ -110,6 +110,9 @@ class ContractionQuery {
   // entry entries, infinite_distance<uint32_t>() for unreachable) and predecessors.
   // Uses up to `threads` OpenMP threads (0: all).
   void expand(const Dist* core_dist, const vertex_id* core_pred, Dist* dist, vertex_id* pred, int threads = 0) const;
+  // expand's last step alone, for a read-off done elsewhere (on a GPU):
+  // the source's own piece, whose paths inside the piece win ties.
+  void apply_piece(Dist* dist) const;
 
  private:
   const ChainContraction& c_;

@@ -9,7 +9,10 @@
 // Dijkstra on the whole graph (the "exact" column).
 //
 //   contraction_bench [--runs N] [--sources K] [--seed S] [--threads T]
-//                     [--strategy NAME]... [--delta-factors F,F,...] GRAPH...
+//                     [--strategy NAME]... [--delta-factors F,F,...] [--no-hierarchy] GRAPH...
+// Then, unless --no-hierarchy, PHAST over a contraction hierarchy of the core
+// (graph/hierarchy.hpp): the GPU sweep and the same query on one host thread,
+// against the same CPU baselines; the hierarchy's build time apart.
 // GRAPH: a file (.mtx, .gr, .el; weights from the file, random:1:1000 where
 // it has none) or gen:SPEC. Integer weights only.
 #include <algorithm>
@@ -24,12 +27,14 @@
 
 #include "graph/contraction.hpp"
 #include "graph/error.hpp"
+#include "graph/hierarchy.hpp"
 #include "graph/random_sources.hpp"
 #include "graph/reference.hpp"
 #include "graph/verify.hpp"
 #include "sssp/auto_strategy.hpp"
 #include "sssp/bench/bench_graphs.hpp"
 #include "sssp/contracted_solver.hpp"
+#include "sssp/hierarchy_solver.hpp"
 #include "sssp/solver.hpp"
 
 namespace {
@@ -45,6 +50,7 @@ struct Args {
   std::vector<sssp::Strategy> strategies;
   std::vector<double> delta_factors{0.5, 1, 2, 4};
   std::vector<std::string> graphs;
+  bool hierarchy = true;  // also PHAST over a contraction hierarchy of the core
 };
 
 Args parse(int argc, char** argv) {
@@ -65,6 +71,8 @@ Args parse(int argc, char** argv) {
       a.threads = std::stoi(value());
     } else if (arg == "--strategy") {
       a.strategies.push_back(sssp::parse_strategy(value()));
+    } else if (arg == "--no-hierarchy") {
+      a.hierarchy = false;
     } else if (arg == "--delta-factors") {
       a.delta_factors.clear();
       std::stringstream in(value());
@@ -241,6 +249,62 @@ void bench(const std::string& name, const graph::IntCsr& g, const Args& a) {
   row("cpu delta-stepping", cp, cq, cpu_host_ms / std::max(1, cpu_host_runs));
   std::cout << "\nbest contracted GPU vs plain CPU delta-stepping (at its best delta): " << std::setprecision(2)
             << cp.ms / best_gpu_contracted.ms << "x; vs contracted CPU: " << cq.ms / best_gpu_contracted.ms << "x\n";
+  if (!a.hierarchy) return;
+
+  // PHAST over a contraction hierarchy of the core: the GPU sweep, and the
+  // same query on one host thread. The hierarchy is built once per graph.
+  const auto th = Clock::now();
+  const graph::Hierarchy h = graph::build_hierarchy(c.core);
+  const double hierarchy_ms = ms_since(th);
+  sssp::HierarchyGpuSolver phast_gpu(g, c, h);
+  sssp::HierarchySolveTimes parts_sum;
+  int parts_runs = 0;
+  const Best pg = best_over_deltas(sources, want, {1.0}, a.runs,
+                                   [&](graph::vertex_id s, double, std::uint64_t* rounds, std::vector<Dist>* out) {
+                                     sssp::HierarchySolveTimes t;
+                                     auto r = phast_gpu.solve(s, &t);
+                                     parts_sum.piece_ms += t.piece_ms;
+                                     parts_sum.upward_ms += t.upward_ms;
+                                     parts_sum.sweep_ms += t.sweep_ms;
+                                     parts_sum.expand_ms += t.expand_ms;
+                                     ++parts_runs;
+                                     *rounds = r.iterations;
+                                     if (out) *out = std::move(r.distances);
+                                     return r.solve_ms;
+                                   });
+  std::vector<Dist> phast_core(c.core.num_vertices);
+  const Best pc = best_over_deltas(sources, want, {1.0}, a.runs,
+                                   [&](graph::vertex_id s, double, std::uint64_t* rounds, std::vector<Dist>* out) {
+                                     const auto t = Clock::now();
+                                     query.start(s);
+                                     if (!query.fits()) throw std::runtime_error("contraction_bench: entry does not fit");
+                                     graph::Seeds seeds;
+                                     if (query.core_source() != c.entry) {
+                                       seeds.push_back({query.core_source(), 0});
+                                     } else {
+                                       for (std::size_t i = 0; i < query.entry_targets().size(); ++i)
+                                         if (query.entry_targets()[i] < c.entry)
+                                           seeds.push_back({query.entry_targets()[i], query.entry_weights()[i]});
+                                     }
+                                     graph::phast(h, seeds, phast_core.data());
+                                     query.expand(phast_core.data(), nullptr, expanded.data(), nullptr, a.threads);
+                                     const double ms = ms_since(t);
+                                     *rounds = h.levels();
+                                     if (out) *out = expanded;
+                                     return ms;
+                                   });
+  const double runs = std::max(1, parts_runs);
+  std::cout << "\nhierarchy over the core: built in " << std::setprecision(1) << hierarchy_ms << " ms (host, once per graph), "
+            << h.shortcuts << " shortcuts, " << h.levels() << " levels\n\n"
+            << "| PHAST | ms | levels | piece / upward / sweep / read-off ms | vs plain CPU delta-stepping | vs contracted CPU | exact |\n"
+            << "|---|---:|---:|---|---:|---:|---|\n"
+            << std::setprecision(3) << "| gpu sweep | " << pg.ms << " | " << h.levels() << " | "
+            << parts_sum.piece_ms / runs << " / " << parts_sum.upward_ms / runs << " / " << parts_sum.sweep_ms / runs
+            << " / " << parts_sum.expand_ms / runs << " | " << std::setprecision(2) << cp.ms / pg.ms << "x | "
+            << cq.ms / pg.ms << "x | " << (pg.exact ? "yes" : "NO") << " |\n"
+            << std::setprecision(3) << "| cpu, sweep on one thread | " << pc.ms << " | " << h.levels() << " | - | "
+            << std::setprecision(2) << cp.ms / pc.ms << "x | " << cq.ms / pc.ms << "x | " << (pc.exact ? "yes" : "NO")
+            << " |\n";
 }
 
 }  // namespace

@@ -1,0 +1,298 @@
+#include "sssp/hierarchy_solver.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "graph/reference.hpp"
+#include "sssp/cuda_check.cuh"
+#include "sssp/device_memory.cuh"
+
+namespace sssp {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+constexpr int kSweepThreads = 1024;
+constexpr std::uint64_t kInf = std::numeric_limits<std::uint64_t>::max();
+// Cores up to this many vertices keep their distances in shared memory
+// during the sweep (8 bytes each; the H100 and H200 give a block 227 KB).
+constexpr std::uint32_t kSharedMaxVertices = 26 * 1024;
+
+// A position's downward in-arcs, loaded ahead: the first kPrefetchArcs of
+// them in registers, the rest read when used.
+constexpr int kPrefetchArcs = 4;
+struct PendingItem {
+  std::uint32_t position;
+  std::uint64_t begin, end;
+  std::uint32_t tail[kPrefetchArcs];
+  std::uint64_t weight[kPrefetchArcs];
+};
+
+__device__ __forceinline__ void load_item(PendingItem& p, std::uint32_t position, std::uint32_t level_end,
+                                          const std::uint64_t* __restrict__ down_offsets,
+                                          const std::uint32_t* __restrict__ down_tails,
+                                          const std::uint64_t* __restrict__ down_weights) {
+  p.position = position;
+  p.begin = p.end = 0;
+  if (position >= level_end) return;
+  p.begin = down_offsets[position];
+  p.end = down_offsets[position + 1];
+#pragma unroll
+  for (int k = 0; k < kPrefetchArcs; ++k)
+    if (p.begin + k < p.end) {
+      p.tail[k] = down_tails[p.begin + k];
+      p.weight[k] = down_weights[p.begin + k];
+    }
+}
+
+// One block sweeps the whole core: a level's positions relax their downward
+// in-arcs (whose tails sit in earlier levels), then a block barrier. Each
+// thread loads its next level's arcs before that barrier, so a level's
+// critical path is its distance loads, not the arc loads behind them. With
+// kShared the distances live in shared memory; else in `scratch`.
+template <bool kShared>
+__global__ void __launch_bounds__(kSweepThreads)
+    phast_sweep(const std::uint64_t* __restrict__ down_offsets, const std::uint32_t* __restrict__ down_tails,
+                const std::uint64_t* __restrict__ down_weights, const std::uint32_t* __restrict__ level_offsets,
+                std::uint32_t levels, const std::uint32_t* __restrict__ order, std::uint32_t n,
+                const std::uint32_t* __restrict__ seed_positions, const std::uint64_t* __restrict__ seed_distances,
+                std::uint32_t seeds, std::uint64_t* scratch, std::uint64_t* __restrict__ core_dist) {
+  extern __shared__ std::uint64_t shared_dist[];
+  std::uint64_t* dist = kShared ? shared_dist : scratch;
+  for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x) dist[i] = kInf;
+  __syncthreads();
+  for (std::uint32_t i = threadIdx.x; i < seeds; i += blockDim.x) dist[seed_positions[i]] = seed_distances[i];
+  std::uint32_t lo = level_offsets[0], hi = levels > 0 ? level_offsets[1] : lo;
+  PendingItem item;
+  load_item(item, lo + threadIdx.x, hi, down_offsets, down_tails, down_weights);
+  __syncthreads();
+  for (std::uint32_t level = 0; level < levels; ++level) {
+    if (item.position < hi) {
+      std::uint64_t d = dist[item.position];
+#pragma unroll
+      for (int k = 0; k < kPrefetchArcs; ++k)
+        if (item.begin + k < item.end) {
+          const std::uint64_t du = dist[item.tail[k]];
+          if (du != kInf) d = min(d, du + item.weight[k]);
+        }
+      for (std::uint64_t e = item.begin + kPrefetchArcs; e < item.end; ++e) {
+        const std::uint64_t du = dist[down_tails[e]];
+        if (du != kInf) d = min(d, du + down_weights[e]);
+      }
+      dist[item.position] = d;
+    }
+    // Levels wider than the block: the rest of this level, loaded as used.
+    for (std::uint32_t i = lo + threadIdx.x + blockDim.x; i < hi; i += blockDim.x) {
+      std::uint64_t d = dist[i];
+      const std::uint64_t end = down_offsets[i + 1];
+      for (std::uint64_t e = down_offsets[i]; e < end; ++e) {
+        const std::uint64_t du = dist[down_tails[e]];
+        if (du != kInf) d = min(d, du + down_weights[e]);
+      }
+      dist[i] = d;
+    }
+    lo = hi;
+    hi = level + 1 < levels ? level_offsets[level + 2] : hi;
+    load_item(item, lo + threadIdx.x, hi, down_offsets, down_tails, down_weights);
+    __syncthreads();
+  }
+  for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x) core_dist[order[i]] = dist[i];
+}
+
+// Every vertex's distance from the core's (ContractionQuery::expand without
+// its last step, which the host does): a junction's own, a piece vertex's
+// nearer anchor.
+__global__ void read_off(std::uint32_t n, const std::uint32_t* __restrict__ core_of,
+                         const std::uint32_t* __restrict__ anchor_core, const std::uint64_t* __restrict__ anchor_offset,
+                         const std::uint64_t* __restrict__ core_dist, std::uint64_t* __restrict__ dist) {
+  for (std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
+    const std::uint32_t cv = core_of[v];
+    if (cv != graph::kNoVertex) {
+      dist[v] = core_dist[cv];
+      continue;
+    }
+    std::uint64_t best = kInf;
+#pragma unroll
+    for (int side = 0; side < 2; ++side) {
+      const std::uint32_t a = anchor_core[2 * std::uint64_t{v} + side];
+      if (a == graph::kNoVertex) continue;
+      const std::uint64_t d = core_dist[a];
+      if (d != kInf) best = min(best, d + anchor_offset[2 * std::uint64_t{v} + side]);
+    }
+    dist[v] = best;
+  }
+}
+
+template <class T>
+void upload(detail::DeviceMemory& to, const std::vector<T>& from, const char* what, cudaStream_t stream) {
+  to.allocate(from.size() * sizeof(T), what);
+  if (!from.empty())
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(to.as<void>(), from.data(), from.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
+}
+
+}  // namespace
+
+struct HierarchyGpuSolver::Impl {
+  const graph::IntCsr& g;
+  const graph::ChainContraction& c;
+  const graph::Hierarchy& h;
+  int device;
+  bool shared_sweep;  // distances in shared memory during the sweep
+  cudaStream_t stream = nullptr;
+  detail::DeviceMemory down_offsets, down_tails, down_weights, level_offsets, order, scratch, core_dist, seed_pos,
+      seed_dist, core_of, anchor_core, anchor_offset, dist;
+  detail::PinnedMemory host_seed_pos, host_seed_dist, host_dist;
+  int read_off_blocks = 0;
+  graph::ContractionQuery query;
+  double upload_ms = 0;
+  std::uint64_t bytes = 0;
+
+  Impl(const graph::IntCsr& graph, const graph::ChainContraction& contraction, const graph::Hierarchy& hierarchy,
+       int dev, bool shared_memory_sweep)
+      : g(graph),
+        c(contraction),
+        h(hierarchy),
+        device(dev),
+        shared_sweep(shared_memory_sweep && hierarchy.num_vertices <= kSharedMaxVertices),
+        query(contraction, graph) {
+    if (h.num_vertices != c.core.num_vertices)
+      throw std::invalid_argument("sssp: the hierarchy was not built over this contraction's core");
+    std::string why;
+    if (!gpu_available(&why)) throw std::runtime_error("sssp: no usable GPU: " + why);
+    SSSP_CUDA_CHECK(cudaSetDevice(device));
+    SSSP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    const auto start = Clock::now();
+    upload(down_offsets, h.down_offsets, "the hierarchy's downward offsets", stream);
+    upload(down_tails, h.down_tails, "the hierarchy's downward arcs", stream);
+    upload(down_weights, h.down_weights, "the hierarchy's downward weights", stream);
+    upload(level_offsets, h.level_offsets, "the hierarchy's levels", stream);
+    upload(order, h.order, "the hierarchy's order", stream);
+    // The read-off's arrays: each vertex's core id and anchors.
+    std::vector<std::uint32_t> anchor_cores(c.anchors.size());
+    std::vector<std::uint64_t> anchor_offsets(c.anchors.size());
+    for (std::size_t i = 0; i < c.anchors.size(); ++i) {
+      anchor_cores[i] = c.anchors[i].core;
+      anchor_offsets[i] = c.anchors[i].offset;
+    }
+    upload(core_of, c.core_of, "the contraction's core ids", stream);
+    upload(anchor_core, anchor_cores, "the contraction's anchors", stream);
+    upload(anchor_offset, anchor_offsets, "the contraction's anchor offsets", stream);
+    dist.allocate(std::size_t{g.num_vertices} * 8, "the distances");
+    host_dist.allocate(std::max<std::size_t>(1, std::size_t{g.num_vertices} * 8));
+    int sms = 0;
+    SSSP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    read_off_blocks = std::max(1, std::min(4 * sms, static_cast<int>((g.num_vertices + 255) / 256)));
+    const std::size_t n = h.num_vertices;
+    scratch.allocate(n * 8, "the sweep's distances");
+    core_dist.allocate(n * 8, "the core's distances");
+    seed_pos.allocate(n * 4, "the upward search's positions");
+    seed_dist.allocate(n * 8, "the upward search's distances");
+    host_seed_pos.allocate(std::max<std::size_t>(1, n * 4));
+    host_seed_dist.allocate(std::max<std::size_t>(1, n * 8));
+    SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+    upload_ms = ms_since(start);
+    bytes = h.down_offsets.size() * 8 + h.down_tails.size() * 4 + h.down_weights.size() * 8 +
+            h.level_offsets.size() * 4 + h.order.size() * 4 + n * (8 + 8 + 4 + 8) +
+            std::uint64_t{g.num_vertices} * (4 + 2 * 4 + 2 * 8 + 8);
+    if (shared_sweep)
+      SSSP_CUDA_CHECK(cudaFuncSetAttribute(phast_sweep<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(kSharedMaxVertices * 8)));
+  }
+  ~Impl() {
+    if (stream) cudaStreamDestroy(stream);
+  }
+
+  SolveResult<std::uint32_t> solve(graph::vertex_id source, HierarchySolveTimes* times) {
+    if (source >= g.num_vertices)
+      throw std::out_of_range("sssp: source vertex " + std::to_string(source) + " is out of range (the graph has " +
+                              std::to_string(g.num_vertices) + " vertices, numbered from 0 here)");
+    SSSP_CUDA_CHECK(cudaSetDevice(device));
+    HierarchySolveTimes t;
+    SolveResult<std::uint32_t> out;
+    const auto t0 = Clock::now();
+    query.start(source);
+    if (!query.fits()) {
+      out.distances = graph::dijkstra(g, source);
+      t.piece_ms = ms_since(t0);
+      t.fell_back = true;
+      out.solve_ms = t.piece_ms;
+      if (times) *times = t;
+      return out;
+    }
+    graph::Seeds seeds;
+    if (query.core_source() != c.entry) {
+      seeds.push_back({query.core_source(), 0});
+    } else {
+      for (std::size_t i = 0; i < query.entry_targets().size(); ++i)
+        if (query.entry_targets()[i] < c.entry) seeds.push_back({query.entry_targets()[i], query.entry_weights()[i]});
+    }
+    const auto t1 = Clock::now();
+    t.piece_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+    const std::vector<std::pair<graph::vertex_id, std::uint64_t>> up = graph::upward_search(h, seeds);
+    const auto t2 = Clock::now();
+    t.upward_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
+    auto* pos = host_seed_pos.as<std::uint32_t>();
+    auto* seed_d = host_seed_dist.as<std::uint64_t>();
+    for (std::size_t i = 0; i < up.size(); ++i) {
+      pos[i] = up[i].first;
+      seed_d[i] = up[i].second;
+    }
+    const std::uint32_t n = h.num_vertices;
+    if (!up.empty()) {
+      SSSP_CUDA_CHECK(cudaMemcpyAsync(seed_pos.as<void>(), pos, up.size() * 4, cudaMemcpyHostToDevice, stream));
+      SSSP_CUDA_CHECK(cudaMemcpyAsync(seed_dist.as<void>(), seed_d, up.size() * 8, cudaMemcpyHostToDevice, stream));
+    }
+    const auto launch = [&](auto kernel, std::size_t shared) {
+      kernel<<<1, kSweepThreads, shared, stream>>>(
+          down_offsets.as<std::uint64_t>(), down_tails.as<std::uint32_t>(), down_weights.as<std::uint64_t>(),
+          level_offsets.as<std::uint32_t>(), h.levels(), order.as<std::uint32_t>(), n, seed_pos.as<std::uint32_t>(),
+          seed_dist.as<std::uint64_t>(), static_cast<std::uint32_t>(up.size()), scratch.as<std::uint64_t>(),
+          core_dist.as<std::uint64_t>());
+    };
+    if (shared_sweep) {
+      launch(phast_sweep<true>, std::size_t{n} * 8);
+    } else {
+      launch(phast_sweep<false>, 0);
+    }
+    SSSP_CHECK_LAUNCH("phast_sweep");
+    read_off<<<read_off_blocks, 256, 0, stream>>>(g.num_vertices, core_of.as<std::uint32_t>(),
+                                                   anchor_core.as<std::uint32_t>(), anchor_offset.as<std::uint64_t>(),
+                                                   core_dist.as<std::uint64_t>(), this->dist.as<std::uint64_t>());
+    SSSP_CHECK_LAUNCH("read_off");
+    SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const auto t3 = Clock::now();
+    t.sweep_ms = std::chrono::duration<double, std::milli>(t3 - t2).count();
+    // As every GPU solve's time, this one leaves out the copy-back.
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(host_dist.as<void>(), this->dist.as<void>(), std::size_t{g.num_vertices} * 8,
+                                    cudaMemcpyDeviceToHost, stream));
+    SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+    out.distances.assign(host_dist.as<std::uint64_t>(), host_dist.as<std::uint64_t>() + g.num_vertices);
+    const auto t4 = Clock::now();
+    query.apply_piece(out.distances.data());
+    t.expand_ms = ms_since(t4);
+    out.solve_ms = std::chrono::duration<double, std::milli>(t3 - t0).count() + t.expand_ms;
+    out.relaxations = query.local_relaxations() + h.down_tails.size();
+    out.iterations = h.levels();
+    if (times) *times = t;
+    return out;
+  }
+};
+
+HierarchyGpuSolver::HierarchyGpuSolver(const graph::IntCsr& g, const graph::ChainContraction& c,
+                                       const graph::Hierarchy& h, int device, bool shared_memory_sweep)
+    : impl_(std::make_unique<Impl>(g, c, h, device, shared_memory_sweep)) {}
+HierarchyGpuSolver::~HierarchyGpuSolver() = default;
+double HierarchyGpuSolver::upload_ms() const { return impl_->upload_ms; }
+std::uint64_t HierarchyGpuSolver::device_bytes() const { return impl_->bytes; }
+SolveResult<std::uint32_t> HierarchyGpuSolver::solve(graph::vertex_id source, HierarchySolveTimes* times) {
+  return impl_->solve(source, times);
+}
+
+}  // namespace sssp

@@ -1,0 +1,59 @@
+// PHAST on the GPU (Delling, Goldberg, Nowatzyk and Werneck, IPDPS 2011) over
+// a chain contraction's core (graph/contraction.hpp, graph/hierarchy.hpp):
+// the host searches the source's piece and then upward in the hierarchy (a
+// few hundred vertices on roads); one kernel sweeps the core level by level,
+// each level's vertices relaxing their downward in-arcs in parallel, with a
+// block barrier between levels (tens of levels on roads, not thousands of
+// rounds); a second kernel reads every vertex's distance off the core's, and
+// the host adds the source's own piece.
+// Integer weights, distances only (no predecessors). The hierarchy is built
+// once per graph on the host (graph::build_hierarchy), which costs far more
+// than a query: it pays off over many sources.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "graph/contraction.hpp"
+#include "graph/csr.hpp"
+#include "graph/hierarchy.hpp"
+#include "sssp/solver.hpp"
+
+namespace sssp {
+
+// Where a query's time goes (host wall clock, ms).
+struct HierarchySolveTimes {
+  double piece_ms = 0;   // the source's piece search (graph::ContractionQuery::start)
+  double upward_ms = 0;  // the upward search in the hierarchy
+  double sweep_ms = 0;   // upload of its result, the sweep and the read-off kernels
+  double expand_ms = 0;  // the source's own piece, on the host, after the copy-back
+  bool fell_back = false;  // the entry did not fit an arc: Dijkstra on the host instead
+};
+
+class HierarchyGpuSolver {
+ public:
+  // g, c (contract_chains(g)) and h (build_hierarchy(c.core)) must outlive
+  // the solver. shared_memory_sweep false: the sweep keeps its distances in
+  // device memory even where shared memory would hold them (what larger
+  // cores get; for tests and measurements).
+  HierarchyGpuSolver(const graph::IntCsr& g, const graph::ChainContraction& c, const graph::Hierarchy& h,
+                     int device = 0, bool shared_memory_sweep = true);
+  ~HierarchyGpuSolver();
+  HierarchyGpuSolver(const HierarchyGpuSolver&) = delete;
+  HierarchyGpuSolver& operator=(const HierarchyGpuSolver&) = delete;
+
+  double upload_ms() const;             // the hierarchy's arrays, host to device
+  std::uint64_t device_bytes() const;   // what the solver holds on the device
+  // Distances from `source` (original id) to every vertex. solve_ms is the
+  // query's host wall clock, the parts in `times`, without the copy-back of
+  // the distances (as every GPU solve's time); relaxations counts
+  // the piece search's arcs and the sweep's downward arcs; iterations is the
+  // sweep's level count.
+  SolveResult<std::uint32_t> solve(graph::vertex_id source, HierarchySolveTimes* times = nullptr);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace sssp
