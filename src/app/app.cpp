@@ -26,12 +26,14 @@
 #include "app/validate.hpp"
 #include "graph/contraction.hpp"
 #include "graph/distance_io.hpp"
+#include "graph/hierarchy.hpp"
 #include "graph/error.hpp"
 #include "graph/generators.hpp"
 #include "graph/load.hpp"
 #include "graph/reference.hpp"
 #include "sssp/auto_strategy.hpp"
 #include "sssp/contracted_solver.hpp"
+#include "sssp/hierarchy_solver.hpp"
 #include "sssp/solver.hpp"
 
 namespace app {
@@ -246,11 +248,28 @@ class Runner {
   std::unique_ptr<sssp::ContractedGpuSolver> contracted_gpu_;
   std::unique_ptr<graph::IntCsr> cpu_core_;
   std::unique_ptr<graph::ContractionQuery> cpu_query_;
+  // --strategy phast: the hierarchy over the core and its GPU solver.
+  std::optional<graph::Hierarchy> hierarchy_;
+  std::unique_ptr<sssp::HierarchyGpuSolver> phast_gpu_;
 };
 
 template <class Weight>
 SolveFunction<Weight> Runner<Weight>::make_solver(Algorithm a, graph::vertex_id source, double delta,
                                                   sssp::GpuSolver<Weight>* gpu) const {
+  if constexpr (std::is_same_v<Weight, std::uint32_t>) {
+    if (a == Algorithm::Phast) {
+      sssp::HierarchyGpuSolver* solver = phast_gpu_.get();
+      return [solver, source]() {
+        sssp::SolveResult<std::uint32_t> r = solver->solve(source);
+        SolveOutcome<Weight> outcome;
+        outcome.distances = std::move(r.distances);
+        outcome.solve_ms = r.solve_ms;
+        outcome.relaxations = r.relaxations;
+        outcome.rounds = r.iterations;  // the sweep's levels
+        return outcome;
+      };
+    }
+  }
   if (runs_on_gpu(a)) {
     const sssp::Strategy strategy = to_gpu_strategy(a);
     if constexpr (std::is_same_v<Weight, std::uint32_t>) {
@@ -489,8 +508,16 @@ constexpr std::uint64_t kContractMinHops = 100;
 template <class Weight>
 void Runner<Weight>::decide_contraction() {
   ContractionInfo info;
+  const bool phast = std::find(algorithms_.begin(), algorithms_.end(), Algorithm::Phast) != algorithms_.end();
   const bool any_solver = std::any_of(algorithms_.begin(), algorithms_.end(),
                                       [&](Algorithm a) { return a != Algorithm::Dijkstra && !plan_.has(a); });
+  if (phast && o_.contract == ContractRequest::Off)
+    throw UsageError("--strategy phast works on the chain contraction's core: drop --contract off");
+  if (phast && !graph::DistanceTraits<Weight>::is_integer)
+    throw UsageError("--strategy phast needs integer weights (this graph's are float)");
+  if (phast && plan_.any())
+    throw UsageError("--strategy phast solves one source after another, and " + plan_.reason +
+                     ": add --batch 1 to solve the other strategies' sources one by one too");
   if (o_.contract == ContractRequest::Off) {
     info.reason = "--contract off";
   } else if (!graph::DistanceTraits<Weight>::is_integer) {
@@ -511,23 +538,33 @@ void Runner<Weight>::decide_contraction() {
     const double kept = g_.num_vertices ? 100.0 * c.core_vertices() / static_cast<double>(g_.num_vertices) : 100.0;
     // Contraction saves rounds, and only graphs of many rounds (high hop
     // diameter: roads) repay its host-side part; social graphs lose
-    // (docs/TUNING.md, "Chain contraction").
-    const std::uint64_t hops =
-        o_.contract == ContractRequest::Auto ? sssp::measure_shape(g_, sources_.front()).hop_estimate : 0;
-    if (o_.contract == ContractRequest::Auto && !graph::contraction_pays(c)) {
+    // (docs/TUNING.md, "Chain contraction"). phast always needs it.
+    const bool automatic = o_.contract == ContractRequest::Auto && !phast;
+    const std::uint64_t hops = automatic ? sssp::measure_shape(g_, sources_.front()).hop_estimate : 0;
+    if (automatic && !graph::contraction_pays(c)) {
       info.reason = "auto: the core would keep " + format_fixed(kept, 1) + "% of the vertices; it contracts at 75% or less";
-    } else if (o_.contract == ContractRequest::Auto && hops < kContractMinHops) {
+    } else if (automatic && hops < kContractMinHops) {
       info.reason = "auto: hop diameter estimate " + std::to_string(hops) + " < " + std::to_string(kContractMinHops) +
                     ": too few rounds to save";
     } else {
       info.used = true;
-      info.reason = o_.contract == ContractRequest::On
-                        ? "--contract on"
-                        : "auto: the core keeps 75% of the vertices or less, hop diameter estimate " +
-                              std::to_string(hops) + " >= " + std::to_string(kContractMinHops);
+      info.reason = phast                                 ? "--strategy phast works on the core"
+                    : o_.contract == ContractRequest::On ? "--contract on"
+                                                         : "auto: the core keeps 75% of the vertices or less, "
+                                                           "hop diameter estimate " +
+                                                               std::to_string(hops) + " >= " +
+                                                               std::to_string(kContractMinHops);
       contraction_ = std::move(c);
       cpu_core_ = std::make_unique<graph::IntCsr>(contraction_->core);
       cpu_query_ = std::make_unique<graph::ContractionQuery>(*contraction_, g_);
+      if (phast) {
+        const auto built = Clock::now();
+        hierarchy_ = graph::build_hierarchy(contraction_->core);
+        info.hierarchy = true;
+        info.hierarchy_ms = ms_since(built);
+        info.hierarchy_shortcuts = hierarchy_->shortcuts;
+        info.hierarchy_levels = hierarchy_->levels();
+      }
     }
   }
   run_.contraction = info;
@@ -633,7 +670,9 @@ int Runner<Weight>::run() {
 
   if (!o_.quiet) {
     out_ << format_graph_header(run_.graph) << format_device_header(device) << format_delta_line(delta);
-    if (run_.contraction) out_ << format_contraction_line(*run_.contraction, g_.num_vertices, g_.num_arcs());
+    if (run_.contraction)
+      out_ << format_contraction_line(*run_.contraction, g_.num_vertices, g_.num_arcs())
+           << format_hierarchy_line(*run_.contraction);
     if (run_.auto_strategy) out_ << format_auto_strategy_line(*run_.auto_strategy);
     if (std::any_of(algorithms_.begin(), algorithms_.end(),
                     [](Algorithm a) { return a == Algorithm::BucketSort || a == Algorithm::BucketMultisplit; }))
@@ -663,6 +702,7 @@ int Runner<Weight>::run() {
       so.load_balance = o_.load_balance;
       sssp::GpuSolver<Weight>* solver = nullptr;
       if constexpr (std::is_same_v<Weight, std::uint32_t>) {
+        if (hierarchy_) phast_gpu_ = std::make_unique<sssp::HierarchyGpuSolver>(g_, *contraction_, *hierarchy_);
         if (contraction_) {
           contracted_gpu_ = std::make_unique<sssp::ContractedGpuSolver>(g_, *contraction_, so);
           solver = &contracted_gpu_->core_solver();

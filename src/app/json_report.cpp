@@ -184,7 +184,11 @@ json to_json(const AppOptions& options, const RunSummary& run) {
                         {"shortcuts", c.shortcuts},
                         {"tree_vertices", c.tree_vertices},
                         {"chain_vertices", c.chain_vertices},
-                        {"ms", c.ms}};
+                        {"ms", c.ms},
+                        {"hierarchy", c.hierarchy ? json{{"ms", c.hierarchy_ms},
+                                                         {"shortcuts", c.hierarchy_shortcuts},
+                                                         {"levels", c.hierarchy_levels}}
+                                                   : json(nullptr)}};
   } else {
     j["contraction"] = nullptr;
   }

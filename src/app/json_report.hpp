@@ -40,7 +40,8 @@
 //                "validation": {"checked": int, "failed": int}}],
 //   "contraction": null | {"used": bool, "reason": string, "core_vertices", "core_arcs",
 //               "shortcuts", "tree_vertices", "chain_vertices": integers, "ms": number (host,
-//               once per graph; solve times include each query's piece search and read-off)}
+//               once per graph; solve times include each query's piece search and read-off),
+//               "hierarchy": null | {"ms": number, "shortcuts", "levels": integers} (phast's)}
 //   "auto_strategy": null (auto not asked for) | {"chosen": string, "reason": string (the
 //               report's line), "source": int (measured from), "measure_ms": number|null,
 //               "statistics": null (cpu device: nothing measured) | {"mean_degree": number,

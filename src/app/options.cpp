@@ -31,13 +31,14 @@ struct AlgorithmName {
 };
 
 // Report order of --strategy all: GPU strategies first, then the CPU ones.
-constexpr std::array<AlgorithmName, 6> kAlgorithmNames{{
+constexpr std::array<AlgorithmName, 7> kAlgorithmNames{{
     {Algorithm::NearFar, "near-far"},
     {Algorithm::BucketSort, "bucket-sort"},
     {Algorithm::BucketMultisplit, "bucket-multisplit"},
     {Algorithm::BellmanFord, "bellman-ford"},
     {Algorithm::DeltaStepping, "delta-stepping"},
     {Algorithm::Dijkstra, "dijkstra"},
+    {Algorithm::Phast, "phast"},
 }};
 
 std::string valid_algorithm_names() {
@@ -57,8 +58,11 @@ po::options_description sssp_description() {
       ("cache", po::value<std::string>()->implicit_value("")->value_name("[PATH]"),
        "read/write a binary cache of the loaded graph (default PATH: beside the input, <input>.bin.cache)")
       ("strategy", po::value<std::string>()->value_name("NAME"),
-       "auto|near-far|bucket-sort|bucket-multisplit|bellman-ford (GPU), delta-stepping|dijkstra (CPU), "
-       "a comma list of these, or all (every strategy). Default auto: on gpu, bellman-ford for "
+       "auto|near-far|bucket-sort|bucket-multisplit|bellman-ford|phast (GPU), delta-stepping|dijkstra (CPU), "
+       "a comma list of these, or all (every strategy but phast). phast: a contraction hierarchy over the "
+       "chain contraction's core, built once (seconds on large roads; printed), then per source an upward "
+       "search and one level-by-level sweep on the GPU (PHAST); integer weights, distances only, pays over "
+       "many sources. Default auto: on gpu, bellman-ford for "
        "low-diameter graphs with skewed degrees, else near-far (the report says which and why, from "
        "the graph's degrees and a bounded BFS from the source); on cpu, delta-stepping")
       ("device", po::value<std::string>()->value_name("D"),
@@ -130,7 +134,7 @@ Algorithm parse_algorithm(const std::string& name) {
 
 bool runs_on_gpu(Algorithm a) {
   return a == Algorithm::NearFar || a == Algorithm::BucketSort || a == Algorithm::BucketMultisplit ||
-         a == Algorithm::BellmanFord;
+         a == Algorithm::BellmanFord || a == Algorithm::Phast;
 }
 
 bool uses_delta(Algorithm a) {
@@ -286,6 +290,10 @@ AppOptions parse_options(int argc, const char* const* argv) {
                            " needs a GPU but --device cpu was given (CPU strategies: delta-stepping, dijkstra)");
   }
 
+  if (std::find(options.strategies.begin(), options.strategies.end(), Algorithm::Phast) != options.strategies.end() &&
+      common.predecessors)
+    throw UsageError("--strategy phast computes distances only: drop --predecessors, or pick another strategy");
+
   // ---- Delta sweep.
   if (const auto it = vm.find("delta-sweep"); it != vm.end()) {
     if (common.delta_given) throw UsageError("--delta and --delta-sweep conflict: the sweep chooses the deltas");
@@ -397,7 +405,9 @@ std::vector<Algorithm> resolve_algorithms(const AppOptions& options, DeviceKind 
       const Algorithm a = entry.algorithm;
       // On gpu, Dijkstra is only the validation reference; CPU delta-stepping
       // stays as the baseline every speedup is measured against.
-      const bool wanted = device == DeviceKind::Gpu ? a != Algorithm::Dijkstra : !runs_on_gpu(a);
+      // phast only when named: its hierarchy takes far longer to build than a query.
+      const bool wanted =
+          a != Algorithm::Phast && (device == DeviceKind::Gpu ? a != Algorithm::Dijkstra : !runs_on_gpu(a));
       if (wanted) algorithms.push_back(a);  // in a sweep, delta-free ones run once (app.cpp)
     }
     return algorithms;

@@ -26,10 +26,13 @@ using UsageError = cli::UsageError;
 // (solver.hpp); the CPU ones call graph/reference.hpp. Auto never runs: once
 // the graph is loaded it is replaced (substitute_auto) by what
 // app/auto_choice.hpp picks for it.
-enum class Algorithm { NearFar, BucketSort, BucketMultisplit, BellmanFord, DeltaStepping, Dijkstra, Auto };
+// Phast is the GPU's PHAST query over a contraction hierarchy of the chain
+// contraction's core (sssp/hierarchy_solver.hpp): not an sssp::Strategy, and
+// not in --strategy all (its hierarchy costs far more to build than a query).
+enum class Algorithm { NearFar, BucketSort, BucketMultisplit, BellmanFord, DeltaStepping, Dijkstra, Phast, Auto };
 
 // "near-far", "bucket-sort", "bucket-multisplit", "bellman-ford" (the names
-// sssp::to_string gives), "delta-stepping", "dijkstra", "auto".
+// sssp::to_string gives), "delta-stepping", "dijkstra", "phast", "auto".
 const char* to_string(Algorithm a);
 // Throws UsageError naming the value and listing the valid names.
 Algorithm parse_algorithm(const std::string& name);

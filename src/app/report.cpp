@@ -269,6 +269,13 @@ std::string format_contraction_line(const ContractionInfo& c, std::uint64_t vert
          " ms, once (" + c.reason + ")\n";
 }
 
+std::string format_hierarchy_line(const ContractionInfo& c) {
+  if (!c.hierarchy) return "";
+  return "hierarchy     over the core for phast: " + std::to_string(c.hierarchy_shortcuts) + " shortcuts, " +
+         std::to_string(c.hierarchy_levels) + " sweep levels; " + format_fixed(c.hierarchy_ms, 1) +
+         " ms, once (solve times are per query: piece and upward searches, sweep, read-off)\n";
+}
+
 std::string format_results_table(const std::vector<RunRecord>& records) {
   using A = Table::Align;
   Table table({{"strategy", A::Left}, {"device", A::Left}, {"source", A::Right}, {"delta", A::Right},

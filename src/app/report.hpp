@@ -217,6 +217,10 @@ struct ContractionInfo {
   std::uint64_t core_vertices = 0, core_arcs = 0, shortcuts = 0;
   std::uint64_t tree_vertices = 0, chain_vertices = 0;
   double ms = 0;  // host time to contract (once per graph, not in any solve time)
+  // --strategy phast: the contraction hierarchy over the core (graph/hierarchy.hpp).
+  bool hierarchy = false;
+  double hierarchy_ms = 0;  // host time to build it (once per graph, not in any solve time)
+  std::uint64_t hierarchy_shortcuts = 0, hierarchy_levels = 0;
 };
 
 // Text blocks of the report. Each ends with a newline.
@@ -234,6 +238,8 @@ std::string format_buckets_line(std::uint32_t buckets);
 std::string format_auto_strategy_line(const AutoStrategyInfo& choice);
 // "contract      core 17429 of 49109 vertices (35.5%), ..." or "contract      off (...)".
 std::string format_contraction_line(const ContractionInfo& c, std::uint64_t vertices, std::uint64_t arcs);
+// "hierarchy     over the core for phast: ..." when phast runs, else empty.
+std::string format_hierarchy_line(const ContractionInfo& c);
 std::string format_results_table(const std::vector<RunRecord>& records);
 std::string format_comparison_table(const std::vector<SummaryRow>& rows, const std::string& baseline_label);
 std::string format_sweep_table(const std::vector<SummaryRow>& rows);

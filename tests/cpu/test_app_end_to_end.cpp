@@ -428,7 +428,7 @@ TEST_F(AppEndToEnd, BuiltBinaryRunsAndExits) {
   EXPECT_TRUE(contains(slurp(out), "validation    passed")) << slurp(out);
   EXPECT_EQ(shell("--strategy nonsense"), 2);
   EXPECT_EQ(slurp(err), "sssp: --strategy: unknown strategy 'nonsense' (expected auto, near-far, bucket-sort, "
-                        "bucket-multisplit, bellman-ford, delta-stepping, dijkstra, all)\n");
+                        "bucket-multisplit, bellman-ford, delta-stepping, dijkstra, phast, all)\n");
 }
 
 // --contract: a road-like graph (a triangle of junctions with long chains and

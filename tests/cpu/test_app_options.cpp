@@ -2,6 +2,7 @@
 // resolution, byte sizes, delta sweeps, and user id <-> vertex mapping.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <initializer_list>
 #include <set>
 #include <string>
@@ -402,4 +403,15 @@ TEST(AppOptions, ContractTakesAutoOnOff) {
   EXPECT_EQ(parse({"--contract", "off"}).contract, app::ContractRequest::Off);
   EXPECT_EQ(parse({"--contract", "auto"}).contract, app::ContractRequest::Auto);
   EXPECT_EQ(rejection({"--contract", "yes"}), "--contract takes auto, on or off, not 'yes'");
+}
+
+TEST(AppOptions, PhastIsNamedOnlyAndComputesDistancesOnly) {
+  EXPECT_EQ(parse({"--strategy", "phast"}).strategies, std::vector<app::Algorithm>{app::Algorithm::Phast});
+  EXPECT_TRUE(app::runs_on_gpu(app::Algorithm::Phast));
+  EXPECT_FALSE(app::uses_delta(app::Algorithm::Phast));
+  EXPECT_EQ(rejection({"--strategy", "phast", "--predecessors"}),
+            "--strategy phast computes distances only: drop --predecessors, or pick another strategy");
+  // --strategy all leaves it out: its hierarchy costs far more than a query.
+  const auto all = app::resolve_algorithms(parse({"--strategy", "all"}), app::DeviceKind::Gpu);
+  EXPECT_EQ(std::count(all.begin(), all.end(), app::Algorithm::Phast), 0);
 }
