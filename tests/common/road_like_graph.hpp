@@ -1,7 +1,8 @@
-// A road-like test graph: junctions joined by chains of shape points, with
-// one-way and zero-weight arcs and trees hanging off (what chain contraction,
-// graph/contraction.hpp, removes), plus a cycle, a path and a tree as
-// components of their own and an isolated vertex.
+// Test graphs for the contraction tests (graph/contraction.hpp,
+// graph/hierarchy.hpp): a road-like graph (junctions joined by chains of
+// shape points, with one-way and zero-weight arcs and trees hanging off,
+// plus a cycle, a path and a tree as components of their own and an
+// isolated vertex), and a random sparse multigraph.
 #pragma once
 
 #include <cstdint>
@@ -74,6 +75,18 @@ inline IntCsr road_like(const RoadSpec& spec, std::uint64_t seed) {
   for (vertex_id i = 1; i < 6; ++i) link(tree + static_cast<vertex_id>(rng() % i), tree + i);
   next += 6;
   coo.num_vertices = next + 1;
+  return graph::build_csr(std::move(coo), graph::BuildOptions{false, true});
+}
+
+// n vertices, `arcs` random arcs (self-loops and duplicates dropped by
+// build_csr), weights uniform in 0 .. max_weight.
+inline IntCsr random_sparse(vertex_id n, std::uint64_t arcs, std::uint32_t max_weight, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Coo<std::uint32_t> coo;
+  coo.num_vertices = n;
+  for (std::uint64_t i = 0; i < arcs; ++i)
+    coo.add(static_cast<vertex_id>(rng() % n), static_cast<vertex_id>(rng() % n),
+            static_cast<std::uint32_t>(rng() % (max_weight + 1)));
   return graph::build_csr(std::move(coo), graph::BuildOptions{false, true});
 }
 

@@ -21,18 +21,9 @@
 using namespace graph;
 using test_support::road_like;
 using test_support::RoadSpec;
+using test_support::random_sparse;
 
 namespace {
-
-IntCsr random_sparse(vertex_id n, std::uint64_t arcs, std::uint32_t max_weight, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  Coo<std::uint32_t> coo;
-  coo.num_vertices = n;
-  for (std::uint64_t i = 0; i < arcs; ++i)
-    coo.add(static_cast<vertex_id>(rng() % n), static_cast<vertex_id>(rng() % n),
-            static_cast<std::uint32_t>(rng() % (max_weight + 1)));
-  return build_csr(std::move(coo), BuildOptions{false, true});
-}
 
 // Solves `source` through the contraction (Dijkstra on the core) and checks
 // it against Dijkstra on g, distances and predecessor tree.

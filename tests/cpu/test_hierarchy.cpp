@@ -17,18 +17,9 @@
 #include "road_like_graph.hpp"
 
 using namespace graph;
+using test_support::random_sparse;
 
 namespace {
-
-IntCsr random_graph(vertex_id n, std::uint64_t arcs, std::uint32_t max_weight, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  Coo<std::uint32_t> coo;
-  coo.num_vertices = n;
-  for (std::uint64_t i = 0; i < arcs; ++i)
-    coo.add(static_cast<vertex_id>(rng() % n), static_cast<vertex_id>(rng() % n),
-            static_cast<std::uint32_t>(rng() % (max_weight + 1)));
-  return build_csr(std::move(coo), BuildOptions{false, true});
-}
 
 void expect_phast_exact(const IntCsr& g, const std::string& what, std::uint32_t sources = 40) {
   const Hierarchy h = build_hierarchy(g);
@@ -49,7 +40,7 @@ void expect_phast_exact(const IntCsr& g, const std::string& what, std::uint32_t 
 TEST(Hierarchy, RandomGraphs) {
   for (std::uint64_t seed = 1; seed <= 12; ++seed) {
     const vertex_id n = 20 + static_cast<vertex_id>(seed * 37 % 400);
-    expect_phast_exact(random_graph(n, n * (1 + seed % 4), seed % 3 == 0 ? 1 : 50, seed),
+    expect_phast_exact(random_sparse(n, n * (1 + seed % 4), seed % 3 == 0 ? 1 : 50, seed),
                        "random seed " + std::to_string(seed));
     if (HasFatalFailure()) return;
   }
@@ -57,7 +48,7 @@ TEST(Hierarchy, RandomGraphs) {
 
 TEST(Hierarchy, ZeroWeightsAndRoads) {
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-    expect_phast_exact(random_graph(200, 600, 1, 100 + seed), "zero/one seed " + std::to_string(seed));
+    expect_phast_exact(random_sparse(200, 600, 1, 100 + seed), "zero/one seed " + std::to_string(seed));
     test_support::RoadSpec spec;
     spec.one_way = 0.3;
     expect_phast_exact(test_support::road_like(spec, seed), "road-like seed " + std::to_string(seed));
@@ -75,7 +66,7 @@ TEST(Hierarchy, GridsAndHeavyWeights) {
 
 TEST(Hierarchy, ManySeedsAtOnce) {
   // Seeds at distances d_i equal a super source with arcs of weight d_i.
-  const IntCsr g = random_graph(300, 900, 20, 77);
+  const IntCsr g = random_sparse(300, 900, 20, 77);
   const Hierarchy h = build_hierarchy(g);
   const Seeds seeds{{5, 7}, {100, 0}, {250, 31}, {5, 3}};
   Coo<std::uint32_t> coo;

@@ -595,22 +595,47 @@ std::string run_label(const Plan& plan, const RelaxConfig& config, bool predeces
   return s.str();
 }
 
-// Solves the graph from every source with every strategy under one relax
-// configuration; prints a MISMATCH line per wrong result and returns how many.
-template <class Weight>
-int check_config(const graph::Csr<Weight>& g, const Plan& plan, const RelaxConfig& config, bool predecessors,
-                 const std::vector<std::vector<graph::distance_t<Weight>>>& reference) {
+// The plan's delta, buckets and regimes; the default relax configuration.
+sssp::SolverOptions plan_options(const Plan& plan, bool predecessors) {
   sssp::SolverOptions options;
   options.delta = plan.delta;
   options.buckets = plan.buckets;
   options.predecessors = predecessors;
-  options.load_balance = config.balance;
-  options.single_block_loop = config.single_block_loop;
   options.narrow_max_arcs = plan.narrow_max_arcs;
   options.persistent_grid = plan.persistent_grid;
   options.medium_grid = plan.medium_grid;
   options.block_split = plan.block_split;
   options.cluster_loop = plan.cluster_loop;
+  return options;
+}
+
+// What is wrong with one result ("" when nothing): its distances against
+// Dijkstra's, and its predecessors (a shortest-path tree when asked for,
+// none otherwise).
+template <class Weight>
+std::string result_problem(const graph::Csr<Weight>& g, vertex_id source,
+                           const std::vector<graph::distance_t<Weight>>& reference,
+                           const sssp::SolveResult<Weight>& got, bool predecessors) {
+  std::string problem = distance_mismatch<Weight>(reference, got.distances);
+  if (!problem.empty()) return problem;
+  if (predecessors) {
+    const auto tree = sssp::check_shortest_path_tree(g, source, got.distances, got.predecessors);
+    if (!tree.empty())
+      return "predecessor tree: " + tree.front() + " (" + std::to_string(tree.size()) + " problems)";
+  } else if (!got.predecessors.empty()) {
+    return "predecessors returned though not asked for";
+  }
+  return "";
+}
+
+// Solves the graph from every source with every strategy under one relax
+// configuration; prints a MISMATCH line per wrong result and returns how many.
+template <class Weight>
+int check_config(const graph::Csr<Weight>& g, const Plan& plan, const RelaxConfig& config, bool predecessors,
+                 const std::vector<std::vector<graph::distance_t<Weight>>>& reference) {
+  sssp::SolverOptions options = plan_options(plan, predecessors);
+  options.load_balance = config.balance;
+  options.single_block_loop = config.single_block_loop;
 
   std::unique_ptr<sssp::GpuSolver<Weight>> solver;
   try {
@@ -629,15 +654,7 @@ int check_config(const graph::Csr<Weight>& g, const Plan& plan, const RelaxConfi
       const std::string label = run_label(plan, config, predecessors, sssp::to_string(strategy), source);
       std::string problem;
       try {
-        const auto got = solver->solve(source, strategy);
-        problem = distance_mismatch<Weight>(reference[i], got.distances);
-        if (problem.empty() && predecessors) {
-          const auto tree = sssp::check_shortest_path_tree(g, source, got.distances, got.predecessors);
-          if (!tree.empty())
-            problem = "predecessor tree: " + tree.front() + " (" + std::to_string(tree.size()) + " problems)";
-        } else if (problem.empty() && !got.predecessors.empty()) {
-          problem = "predecessors returned though not asked for";
-        }
+        problem = result_problem(g, source, reference[i], solver->solve(source, strategy), predecessors);
       } catch (const std::exception& e) {
         problem = std::string("error: ") + e.what();
       }
@@ -660,27 +677,13 @@ int check_contracted(const graph::IntCsr& g, const Plan& plan,
   int failures = 0;
   for (const bool predecessors : {false, true}) {
     if (predecessors && !(plan.predecessor_configs & 1u)) continue;
-    sssp::SolverOptions options;
-    options.buckets = plan.buckets;
-    options.predecessors = predecessors;
-    options.narrow_max_arcs = plan.narrow_max_arcs;
-    options.persistent_grid = plan.persistent_grid;
-    options.medium_grid = plan.medium_grid;
-    options.block_split = plan.block_split;
-    options.cluster_loop = plan.cluster_loop;
-    sssp::ContractedGpuSolver solver(g, c, options);
+    sssp::ContractedGpuSolver solver(g, c, plan_options(plan, predecessors));
     for (std::size_t i = 0; i < plan.sources.size(); ++i) {
       const vertex_id source = plan.sources[i];
       for (const sssp::Strategy strategy : sssp::all_strategies()) {
         std::string problem;
         try {
-          const auto got = solver.solve(source, strategy, plan.delta);
-          problem = distance_mismatch<std::uint32_t>(reference[i], got.distances);
-          if (problem.empty() && predecessors) {
-            const auto tree = sssp::check_shortest_path_tree(g, source, got.distances, got.predecessors);
-            if (!tree.empty())
-              problem = "predecessor tree: " + tree.front() + " (" + std::to_string(tree.size()) + " problems)";
-          }
+          problem = result_problem(g, source, reference[i], solver.solve(source, strategy, plan.delta), predecessors);
         } catch (const std::exception& e) {
           problem = std::string("error: ") + e.what();
         }

@@ -23,6 +23,18 @@
 
 namespace {
 
+// Road-like graphs growing with the seed: unit-like weights every third,
+// many one-way streets every second.
+test_support::RoadSpec seeded_spec(std::uint64_t seed) {
+  test_support::RoadSpec spec;
+  spec.junctions = 60 + 50 * static_cast<graph::vertex_id>(seed);
+  spec.roads = 2 * spec.junctions;
+  spec.trees = spec.junctions / 2;
+  spec.max_weight = seed % 3 == 0 ? 1 : 50;
+  spec.one_way = seed % 2 ? 0.15 : 0.4;
+  return spec;
+}
+
 void expect_exact(const graph::IntCsr& g, const std::string& what, const sssp::SolverOptions& base,
                   std::uint32_t sources, double delta_factor) {
   const graph::ChainContraction c = graph::contract_chains(g);
@@ -58,13 +70,8 @@ void expect_exact(const graph::IntCsr& g, const std::string& what, const sssp::S
 TEST(SsspContraction, RoadLikeGraphsEverySourceKindAndStrategy) {
   SKIP_IF_NO_GPU();
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-    test_support::RoadSpec spec;
-    spec.junctions = 60 + 40 * static_cast<graph::vertex_id>(seed);
-    spec.roads = 2 * spec.junctions;
-    spec.trees = spec.junctions / 2;
-    spec.max_weight = seed % 3 == 0 ? 1 : 50;
-    spec.one_way = seed % 2 ? 0.15 : 0.4;
-    expect_exact(test_support::road_like(spec, seed), "road-like seed " + std::to_string(seed), {}, 12, 1.0);
+    expect_exact(test_support::road_like(seeded_spec(seed), seed), "road-like seed " + std::to_string(seed), {}, 12,
+                 1.0);
     if (HasFatalFailure()) return;
   }
 }
@@ -94,29 +101,34 @@ TEST(SsspContraction, ChainsLongerThanAnArc) {
   expect_exact(test_support::road_like(spec, 61), "heavy", {}, 20, 1.0);
 }
 
-// PHAST on the GPU over the contraction's core: every source kind, against
-// Dijkstra; consecutive queries on one solver.
+namespace {
+
+// PHAST on the GPU over g's contracted core, from every `step`-th vertex,
+// against Dijkstra: consecutive queries on one solver.
+void expect_phast_exact(const graph::IntCsr& g, const std::string& what, graph::vertex_id step, bool shared_sweep) {
+  const graph::ChainContraction c = graph::contract_chains(g);
+  const graph::Hierarchy h = graph::build_hierarchy(c.core);
+  sssp::HierarchyGpuSolver solver(g, c, h, 0, shared_sweep);
+  for (graph::vertex_id s = 0; s < g.num_vertices; s += step) {
+    const auto want = graph::dijkstra(g, s);
+    const auto got = solver.solve(s);
+    const graph::DistanceMismatches m = graph::find_distance_mismatches<std::uint32_t>(want, got.distances, 1);
+    ASSERT_TRUE(m.none()) << what << ", source " << s << ": " << m.count << " differ, first vertex "
+                          << m.first.front();
+  }
+}
+
+}  // namespace
+
+// Every source kind, unit-like and heavy weights, one-way streets.
 TEST(SsspContraction, HierarchySweepMatchesDijkstra) {
   SKIP_IF_NO_GPU();
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
-    test_support::RoadSpec spec;
-    spec.junctions = 50 + 60 * static_cast<graph::vertex_id>(seed);
-    spec.roads = 2 * spec.junctions;
-    spec.trees = spec.junctions / 2;
-    spec.max_weight = seed % 3 == 0 ? 1 : 40;
-    spec.one_way = seed % 2 ? 0.1 : 0.4;
+    test_support::RoadSpec spec = seeded_spec(seed);
     if (seed == 8) spec.heavy_weight = 3'500'000'000u;  // shortcuts past 2^32; some entries fall back
     const graph::IntCsr g = test_support::road_like(spec, seed);
-    const graph::ChainContraction c = graph::contract_chains(g);
-    const graph::Hierarchy h = graph::build_hierarchy(c.core);
-    sssp::HierarchyGpuSolver solver(g, c, h);
-    for (graph::vertex_id s = 0; s < g.num_vertices; s += std::max<graph::vertex_id>(1, g.num_vertices / 25)) {
-      const auto want = graph::dijkstra(g, s);
-      const auto got = solver.solve(s);
-      const graph::DistanceMismatches m = graph::find_distance_mismatches<std::uint32_t>(want, got.distances, 1);
-      ASSERT_TRUE(m.none()) << "seed " << seed << ", source " << s << ": " << m.count << " differ, first vertex "
-                            << m.first.front();
-    }
+    expect_phast_exact(g, "seed " + std::to_string(seed), std::max<graph::vertex_id>(1, g.num_vertices / 25), true);
+    if (HasFatalFailure()) return;
   }
 }
 
@@ -129,15 +141,7 @@ TEST(SsspContraction, HierarchySweepInDeviceMemory) {
     spec.junctions = 300;
     spec.roads = 700;
     spec.trees = 100;
-    const graph::IntCsr g = test_support::road_like(spec, seed);
-    const graph::ChainContraction c = graph::contract_chains(g);
-    const graph::Hierarchy h = graph::build_hierarchy(c.core);
-    sssp::HierarchyGpuSolver solver(g, c, h, 0, false);
-    for (graph::vertex_id s = 0; s < g.num_vertices; s += 97) {
-      const auto want = graph::dijkstra(g, s);
-      const auto got = solver.solve(s);
-      ASSERT_TRUE(graph::find_distance_mismatches<std::uint32_t>(want, got.distances, 1).none())
-          << "seed " << seed << ", source " << s;
-    }
+    expect_phast_exact(test_support::road_like(spec, seed), "device memory, seed " + std::to_string(seed), 97, false);
+    if (HasFatalFailure()) return;
   }
 }
