@@ -52,11 +52,42 @@ __device__ __forceinline__ void load_item(PendingItem& p, std::uint32_t position
     }
 }
 
+// Relaxes position i's downward in-arcs [first, end) into d: loads of four
+// arcs at a time first, then their distances, so a vertex with many arcs
+// waits for one memory latency per four arcs, not per arc.
+__device__ __forceinline__ std::uint64_t relax_arcs(std::uint64_t d, std::uint64_t first, std::uint64_t end,
+                                                    const std::uint64_t* dist,
+                                                    const std::uint32_t* __restrict__ down_tails,
+                                                    const std::uint64_t* __restrict__ down_weights) {
+  for (std::uint64_t e = first; e < end; e += 4) {
+    std::uint32_t tail[4];
+    std::uint64_t weight[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      if (e + k < end) {
+        tail[k] = down_tails[e + k];
+        weight[k] = down_weights[e + k];
+      }
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      if (e + k < end) {
+        const std::uint64_t du = dist[tail[k]];
+        if (du != kInf) d = min(d, du + weight[k]);
+      }
+  }
+  return d;
+}
+
+// Level offsets kept in shared memory up to this many levels (every road
+// graph measured has fewer than a hundred).
+constexpr std::uint32_t kSharedLevelOffsets = 4096;
+
 // One block sweeps the whole core: a level's positions relax their downward
 // in-arcs (whose tails sit in earlier levels), then a block barrier. Each
-// thread loads its next level's arcs before that barrier, so a level's
-// critical path is its distance loads, not the arc loads behind them. With
-// kShared the distances live in shared memory; else in `scratch`.
+// thread loads its next level's arcs before that barrier, and the level
+// bounds come from shared memory, so a level's critical path is its
+// distance loads, not the arc loads behind them. With kShared the distances
+// live in shared memory; else in `scratch`.
 template <bool kShared>
 __global__ void __launch_bounds__(kSweepThreads)
     phast_sweep(const std::uint64_t* __restrict__ down_offsets, const std::uint32_t* __restrict__ down_tails,
@@ -64,12 +95,17 @@ __global__ void __launch_bounds__(kSweepThreads)
                 std::uint32_t levels, const std::uint32_t* __restrict__ order, std::uint32_t n,
                 const std::uint32_t* __restrict__ seed_positions, const std::uint64_t* __restrict__ seed_distances,
                 std::uint32_t seeds, std::uint64_t* scratch, std::uint64_t* __restrict__ core_dist) {
-  extern __shared__ std::uint64_t shared_dist[];
-  std::uint64_t* dist = kShared ? shared_dist : scratch;
+  extern __shared__ std::uint64_t shared_words[];
+  std::uint64_t* dist = kShared ? shared_words : scratch;
+  auto* shared_levels = reinterpret_cast<std::uint32_t*>(shared_words + (kShared ? n : 0));
+  const bool levels_in_shared = levels + 1 <= kSharedLevelOffsets;
+  const std::uint32_t* lv = levels_in_shared ? shared_levels : level_offsets;
+  if (levels_in_shared)
+    for (std::uint32_t l = threadIdx.x; l <= levels; l += blockDim.x) shared_levels[l] = level_offsets[l];
   for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x) dist[i] = kInf;
   __syncthreads();
   for (std::uint32_t i = threadIdx.x; i < seeds; i += blockDim.x) dist[seed_positions[i]] = seed_distances[i];
-  std::uint32_t lo = level_offsets[0], hi = levels > 0 ? level_offsets[1] : lo;
+  std::uint32_t lo = lv[0], hi = levels > 0 ? lv[1] : lo;
   PendingItem item;
   load_item(item, lo + threadIdx.x, hi, down_offsets, down_tails, down_weights);
   __syncthreads();
@@ -82,24 +118,15 @@ __global__ void __launch_bounds__(kSweepThreads)
           const std::uint64_t du = dist[item.tail[k]];
           if (du != kInf) d = min(d, du + item.weight[k]);
         }
-      for (std::uint64_t e = item.begin + kPrefetchArcs; e < item.end; ++e) {
-        const std::uint64_t du = dist[down_tails[e]];
-        if (du != kInf) d = min(d, du + down_weights[e]);
-      }
+      if (item.begin + kPrefetchArcs < item.end)
+        d = relax_arcs(d, item.begin + kPrefetchArcs, item.end, dist, down_tails, down_weights);
       dist[item.position] = d;
     }
     // Levels wider than the block: the rest of this level, loaded as used.
-    for (std::uint32_t i = lo + threadIdx.x + blockDim.x; i < hi; i += blockDim.x) {
-      std::uint64_t d = dist[i];
-      const std::uint64_t end = down_offsets[i + 1];
-      for (std::uint64_t e = down_offsets[i]; e < end; ++e) {
-        const std::uint64_t du = dist[down_tails[e]];
-        if (du != kInf) d = min(d, du + down_weights[e]);
-      }
-      dist[i] = d;
-    }
+    for (std::uint32_t i = lo + threadIdx.x + blockDim.x; i < hi; i += blockDim.x)
+      dist[i] = relax_arcs(dist[i], down_offsets[i], down_offsets[i + 1], dist, down_tails, down_weights);
     lo = hi;
-    hi = level + 1 < levels ? level_offsets[level + 2] : hi;
+    hi = level + 1 < levels ? lv[level + 2] : hi;
     load_item(item, lo + threadIdx.x, hi, down_offsets, down_tails, down_weights);
     __syncthreads();
   }
@@ -203,7 +230,7 @@ struct HierarchyGpuSolver::Impl {
             std::uint64_t{g.num_vertices} * (4 + 2 * 4 + 2 * 8 + 8);
     if (shared_sweep)
       SSSP_CUDA_CHECK(cudaFuncSetAttribute(phast_sweep<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(kSharedMaxVertices * 8)));
+                                           static_cast<int>(kSharedMaxVertices * 8 + kSharedLevelOffsets * 4)));
   }
   ~Impl() {
     if (stream) cudaStreamDestroy(stream);
@@ -256,10 +283,11 @@ struct HierarchyGpuSolver::Impl {
           seed_dist.as<std::uint64_t>(), static_cast<std::uint32_t>(up.size()), scratch.as<std::uint64_t>(),
           core_dist.as<std::uint64_t>());
     };
+    const std::size_t level_bytes = h.levels() + 1 <= kSharedLevelOffsets ? (h.levels() + 1) * 4 : 0;
     if (shared_sweep) {
-      launch(phast_sweep<true>, std::size_t{n} * 8);
+      launch(phast_sweep<true>, std::size_t{n} * 8 + level_bytes);
     } else {
-      launch(phast_sweep<false>, 0);
+      launch(phast_sweep<false>, level_bytes);
     }
     SSSP_CHECK_LAUNCH("phast_sweep");
     read_off<<<read_off_blocks, 256, 0, stream>>>(g.num_vertices, core_of.as<std::uint32_t>(),
