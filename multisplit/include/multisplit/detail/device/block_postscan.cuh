@@ -85,12 +85,19 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
   static constexpr std::uint32_t kFullTileMaxBuckets = kPairs ? 64 : 128;
   using ScanStorage = typename Combine::TempStorage;
 
+  // The counter arrays' words for m buckets (at least 32 slots each):
+  // running, warp_counts, tile_start (m + 1) and out_shift, in that order.
+  __host__ __device__ static constexpr std::uint32_t counter_slots(std::uint32_t m) { return m > 32 ? m : 32; }
+  __host__ __device__ static constexpr std::size_t counter_bytes(std::uint32_t m) {
+    const std::size_t mm = counter_slots(m);
+    return align_up((mm + kWarps * mm + mm + 1 + mm) * sizeof(std::uint32_t), 16);
+  }
+
   __host__ __device__ static constexpr std::size_t bytes(std::uint32_t m, bool store_ids, int stages) {
     std::size_t total = stages * align_up(kTile * sizeof(Key), 16);
     if constexpr (kPairs) total += stages * align_up(kTile * sizeof(Value), 16);
     if (store_ids) total += align_up(kTile * sizeof(std::uint16_t), 16);
-    const std::size_t mm = m > 32 ? m : 32;
-    total += align_up((mm + kWarps * mm + mm + 1 + mm) * sizeof(std::uint32_t), 16);
+    total += counter_bytes(m);
     if (masked(m)) total += align_up(kWarps * m * sizeof(std::uint32_t), 16);
     return total;
   }
@@ -115,14 +122,12 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
     if constexpr (kPairs) cursor += stages * align_up(kTile * sizeof(Value), 16);
     tile_ids = reinterpret_cast<std::uint16_t*>(cursor);
     if constexpr (kStoreIds) cursor += align_up(kTile * sizeof(std::uint16_t), 16);
-    const std::uint32_t mm = m > 32 ? m : 32;
+    const std::uint32_t mm = counter_slots(m);
     running = reinterpret_cast<std::uint32_t*>(cursor);
     warp_counts = running + mm;
     tile_start = warp_counts + kWarps * mm;
     out_shift = tile_start + mm + 1;
-    warp_masks = masked(m) ? reinterpret_cast<std::uint32_t*>(
-                                 cursor + align_up((mm + kWarps * mm + mm + 1 + mm) * sizeof(std::uint32_t), 16))
-                           : nullptr;
+    warp_masks = masked(m) ? reinterpret_cast<std::uint32_t*>(cursor + counter_bytes(m)) : nullptr;
     // Zero once; every window leaves them zero. (All threads construct the
     // tile before the kernel's first barrier.)
     if (warp_masks != nullptr)
