@@ -504,6 +504,11 @@ void Runner<Weight>::validate(Algorithm a, graph::vertex_id source, const SolveO
 // at which contraction runs. The roads estimate 232-1173 before contraction and
 // gained; social graphs (tens of hops) lost 0.41-0.78x (docs/TUNING.md).
 constexpr std::uint64_t kContractMinHops = 100;
+// --contract auto: contracts only where at least this share of the vertices
+// has at most two out-arcs (a cheap check before the contraction itself:
+// DE, luxembourg, andorra and amsterdam have 44-98%, grids almost none). It can miss a
+// graph whose trees have wider vertices; --contract on still contracts it.
+constexpr double kContractMinLowDegreeShare = 0.25;
 
 template <class Weight>
 void Runner<Weight>::decide_contraction() {
@@ -527,6 +532,31 @@ void Runner<Weight>::decide_contraction() {
   } else if (!any_solver) {
     info.reason = "dijkstra, the reference, solves the whole graph";
   } else if constexpr (std::is_same_v<Weight, std::uint32_t>) {
+    // Contraction saves rounds, and only graphs of many rounds (high hop
+    // diameter: roads) repay its host-side part; social graphs lose
+    // (docs/TUNING.md, "Chain contraction"). phast always needs it. auto
+    // asks the cheap questions first, so a large graph that cannot pay
+    // (R-MAT, a big grid) is not contracted only to be thrown away: a hop
+    // estimate (a BFS bounded to 2^16 arcs), then the share of vertices
+    // with at most two out-arcs, which chain and tree vertices mostly have.
+    const bool automatic = o_.contract == ContractRequest::Auto && !phast;
+    const std::uint64_t hops = automatic ? sssp::measure_shape(g_, sources_.front()).hop_estimate : 0;
+    std::uint64_t low_degree = 0;
+    if (automatic && hops >= kContractMinHops)
+      for (graph::vertex_id v = 0; v < g_.num_vertices; ++v) low_degree += g_.out_degree(v) <= 2;
+    const double low_share = g_.num_vertices ? static_cast<double>(low_degree) / g_.num_vertices : 0.0;
+    if (automatic && hops < kContractMinHops) {
+      info.reason = "auto: hop diameter estimate " + std::to_string(hops) + " < " + std::to_string(kContractMinHops) +
+                    ": too few rounds to save";
+      run_.contraction = info;
+      return;
+    }
+    if (automatic && low_share < kContractMinLowDegreeShare) {
+      info.reason = "auto: " + format_fixed(100.0 * low_share, 1) +
+                    "% of the vertices have at most two out-arcs: too few chains to contract";
+      run_.contraction = info;
+      return;
+    }
     const auto start = Clock::now();
     graph::ChainContraction c = graph::contract_chains(g_);
     info.ms = ms_since(start);
@@ -536,24 +566,15 @@ void Runner<Weight>::decide_contraction() {
     info.tree_vertices = c.peeled;
     info.chain_vertices = c.chain_vertices;
     const double kept = g_.num_vertices ? 100.0 * c.core_vertices() / static_cast<double>(g_.num_vertices) : 100.0;
-    // Contraction saves rounds, and only graphs of many rounds (high hop
-    // diameter: roads) repay its host-side part; social graphs lose
-    // (docs/TUNING.md, "Chain contraction"). phast always needs it.
-    const bool automatic = o_.contract == ContractRequest::Auto && !phast;
-    const std::uint64_t hops = automatic ? sssp::measure_shape(g_, sources_.front()).hop_estimate : 0;
     if (automatic && !graph::contraction_pays(c)) {
       info.reason = "auto: the core would keep " + format_fixed(kept, 1) + "% of the vertices; it contracts at 75% or less";
-    } else if (automatic && hops < kContractMinHops) {
-      info.reason = "auto: hop diameter estimate " + std::to_string(hops) + " < " + std::to_string(kContractMinHops) +
-                    ": too few rounds to save";
     } else {
       info.used = true;
       info.reason = phast                                 ? "--strategy phast works on the core"
                     : o_.contract == ContractRequest::On ? "--contract on"
-                                                         : "auto: the core keeps 75% of the vertices or less, "
-                                                           "hop diameter estimate " +
-                                                               std::to_string(hops) + " >= " +
-                                                               std::to_string(kContractMinHops);
+                                                         : "auto: hop diameter estimate " + std::to_string(hops) +
+                                                               " >= " + std::to_string(kContractMinHops) +
+                                                               ", the core keeps 75% of the vertices or less";
       contraction_ = std::move(c);
       cpu_core_ = std::make_unique<graph::IntCsr>(contraction_->core);
       cpu_query_ = std::make_unique<graph::ContractionQuery>(*contraction_, g_);

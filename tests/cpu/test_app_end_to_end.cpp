@@ -466,7 +466,26 @@ TEST_F(AppEndToEnd, ContractionIsReportedAndExact) {
   EXPECT_TRUE(contains(r.out, "contract      off (--contract off)")) << r.out;
   r = run({"--generate", "grid:12:9", "--device", "cpu", "--validate"});
   ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "contract      off (auto: hop diameter estimate")) << r.out;
+  // A 2 x 300 ladder whose rungs run one way: 300 hops, half the vertices
+  // with two out-arcs, but every vertex has three neighbours, so the core
+  // would keep them all.
+  std::string ladder = "%%MatrixMarket matrix coordinate integer general\n600 600 1496\n";
+  for (int i = 1; i < 300; ++i)
+    for (const int row : {0, 300}) {
+      ladder += std::to_string(row + i) + " " + std::to_string(row + i + 1) + " 1\n";
+      ladder += std::to_string(row + i + 1) + " " + std::to_string(row + i) + " 1\n";
+    }
+  for (int i = 1; i <= 300; ++i) ladder += std::to_string(i) + " " + std::to_string(300 + i) + " 2\n";
+  const std::string ladder_mtx = path("ladder.mtx");
+  write_text(ladder_mtx, ladder);
+  r = run({"--graph", ladder_mtx, "--device", "cpu", "--validate"});
+  ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "contract      off (auto: the core would keep")) << r.out;
+  // A grid long enough to pass the hop test has almost no low-degree vertices.
+  r = run({"--generate", "grid:3:400", "--device", "cpu", "--validate"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "of the vertices have at most two out-arcs")) << r.out;
   // Few hops: auto leaves it whole (contraction saves rounds, and there are few).
   r = run({"--graph", mtx, "--source", "50", "--device", "cpu", "--validate"});
   ASSERT_EQ(r.code, 0) << r.err;
