@@ -257,6 +257,32 @@ template <class Weight>
 SolveFunction<Weight> Runner<Weight>::make_solver(Algorithm a, graph::vertex_id source, double delta,
                                                   sssp::GpuSolver<Weight>* gpu) const {
   if constexpr (std::is_same_v<Weight, std::uint32_t>) {
+    if (a == Algorithm::PhastCpu) {
+      // The same query on the host: piece and upward searches, the sweep on
+      // one thread, the read-off on o_.threads.
+      const graph::IntCsr& g = g_;
+      const graph::ChainContraction& c = *contraction_;
+      const graph::Hierarchy& h = *hierarchy_;
+      graph::ContractionQuery* query = cpu_query_.get();
+      const int threads = o_.threads;
+      return [&g, &c, &h, query, source, threads]() {
+        SolveOutcome<Weight> outcome;
+        outcome.distances.resize(g.num_vertices);
+        std::vector<std::uint64_t> core_dist(c.core.num_vertices);
+        const auto start = Clock::now();
+        query->start(source);
+        if (!query->fits()) {
+          outcome.distances = graph::dijkstra(g, source);
+        } else {
+          graph::phast(h, graph::core_seeds(c, *query), core_dist.data());
+          query->expand(core_dist.data(), nullptr, outcome.distances.data(), nullptr, threads);
+        }
+        outcome.solve_ms = ms_since(start);
+        outcome.relaxations = query->local_relaxations() + h.down_tails.size();
+        outcome.rounds = h.levels();
+        return outcome;
+      };
+    }
     if (a == Algorithm::Phast) {
       sssp::HierarchyGpuSolver* solver = phast_gpu_.get();
       return [solver, source]() {
@@ -513,15 +539,15 @@ constexpr double kContractMinLowDegreeShare = 0.25;
 template <class Weight>
 void Runner<Weight>::decide_contraction() {
   ContractionInfo info;
-  const bool phast = std::find(algorithms_.begin(), algorithms_.end(), Algorithm::Phast) != algorithms_.end();
+  const bool phast = std::any_of(algorithms_.begin(), algorithms_.end(), uses_hierarchy);
   const bool any_solver = std::any_of(algorithms_.begin(), algorithms_.end(),
                                       [&](Algorithm a) { return a != Algorithm::Dijkstra && !plan_.has(a); });
   if (phast && o_.contract == ContractRequest::Off)
-    throw UsageError("--strategy phast works on the chain contraction's core: drop --contract off");
+    throw UsageError("--strategy phast and phast-cpu work on the chain contraction's core: drop --contract off");
   if (phast && !graph::DistanceTraits<Weight>::is_integer)
-    throw UsageError("--strategy phast needs integer weights (this graph's are float)");
+    throw UsageError("--strategy phast and phast-cpu need integer weights (this graph's are float)");
   if (phast && plan_.any())
-    throw UsageError("--strategy phast solves one source after another, and " + plan_.reason +
+    throw UsageError("--strategy phast and phast-cpu solve one source after another, and " + plan_.reason +
                      ": add --batch 1 to solve the other strategies' sources one by one too");
   if (o_.contract == ContractRequest::Off) {
     info.reason = "--contract off";
@@ -570,7 +596,7 @@ void Runner<Weight>::decide_contraction() {
       info.reason = "auto: the core would keep " + format_fixed(kept, 1) + "% of the vertices; it contracts at 75% or less";
     } else {
       info.used = true;
-      info.reason = phast                                 ? "--strategy phast works on the core"
+      info.reason = phast                                 ? "phast works on the core"
                     : o_.contract == ContractRequest::On ? "--contract on"
                                                          : "auto: hop diameter estimate " + std::to_string(hops) +
                                                                " >= " + std::to_string(kContractMinHops) +

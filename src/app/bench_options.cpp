@@ -42,7 +42,7 @@ std::vector<sssp::Strategy> gpu_strategies(const std::string& text) {
   std::vector<sssp::Strategy> strategies;
   for (const std::string& name : names) {
     const Algorithm a = parse_algorithm(name);  // sssp's names and message
-    if (a == Algorithm::Phast)
+    if (uses_hierarchy(a))
       throw UsageError("--strategy: the bench does not time phast (contraction_bench does, against the same baselines)");
     if (!runs_on_gpu(a))
       throw UsageError("--strategy: '" + name + "' is not a GPU strategy (the bench times near-far, bucket-sort, "

@@ -31,7 +31,7 @@ struct AlgorithmName {
 };
 
 // Report order of --strategy all: GPU strategies first, then the CPU ones.
-constexpr std::array<AlgorithmName, 7> kAlgorithmNames{{
+constexpr std::array<AlgorithmName, 8> kAlgorithmNames{{
     {Algorithm::NearFar, "near-far"},
     {Algorithm::BucketSort, "bucket-sort"},
     {Algorithm::BucketMultisplit, "bucket-multisplit"},
@@ -39,6 +39,7 @@ constexpr std::array<AlgorithmName, 7> kAlgorithmNames{{
     {Algorithm::DeltaStepping, "delta-stepping"},
     {Algorithm::Dijkstra, "dijkstra"},
     {Algorithm::Phast, "phast"},
+    {Algorithm::PhastCpu, "phast-cpu"},
 }};
 
 std::string valid_algorithm_names() {
@@ -58,13 +59,13 @@ po::options_description sssp_description() {
       ("cache", po::value<std::string>()->implicit_value("")->value_name("[PATH]"),
        "read/write a binary cache of the loaded graph (default PATH: beside the input, <input>.bin.cache)")
       ("strategy", po::value<std::string>()->value_name("NAME"),
-       "auto|near-far|bucket-sort|bucket-multisplit|bellman-ford|phast (GPU), delta-stepping|dijkstra (CPU), "
-       "a comma list of these, or all (every strategy but phast). phast: a contraction hierarchy over the "
-       "chain contraction's core, built once (seconds on large roads; printed), then per source an upward "
-       "search and one level-by-level sweep on the GPU (PHAST); integer weights, distances only, pays over "
-       "many sources. Default auto: on gpu, bellman-ford for "
-       "low-diameter graphs with skewed degrees, else near-far (the report says which and why, from "
-       "the graph's degrees and a bounded BFS from the source); on cpu, delta-stepping")
+       "auto|near-far|bucket-sort|bucket-multisplit|bellman-ford|phast (GPU), delta-stepping|dijkstra|phast-cpu "
+       "(CPU), a comma list of these, or all (every strategy but the phasts). Default auto: on gpu, "
+       "bellman-ford for low-diameter graphs with skewed degrees, else near-far (the report says which and why, "
+       "from the graph's degrees and a bounded BFS from the source); on cpu, delta-stepping. phast: a "
+       "contraction hierarchy over the chain contraction's core, built once (seconds on large roads; printed), "
+       "then per source an upward search and one level-by-level sweep on the GPU (PHAST); phast-cpu: the same "
+       "sweep on one CPU thread; integer weights, distances only, pays over many sources")
       ("device", po::value<std::string>()->value_name("D"),
        "gpu|cpu|auto (default auto: gpu when one is usable, else cpu, and says so)")
       ("delta-sweep", po::value<std::string>()->implicit_value("")->value_name("[LIST]"),
@@ -136,6 +137,8 @@ bool runs_on_gpu(Algorithm a) {
   return a == Algorithm::NearFar || a == Algorithm::BucketSort || a == Algorithm::BucketMultisplit ||
          a == Algorithm::BellmanFord || a == Algorithm::Phast;
 }
+
+bool uses_hierarchy(Algorithm a) { return a == Algorithm::Phast || a == Algorithm::PhastCpu; }
 
 bool uses_delta(Algorithm a) {
   return a == Algorithm::NearFar || a == Algorithm::BucketSort || a == Algorithm::BucketMultisplit ||
@@ -290,9 +293,10 @@ AppOptions parse_options(int argc, const char* const* argv) {
                            " needs a GPU but --device cpu was given (CPU strategies: delta-stepping, dijkstra)");
   }
 
-  if (std::find(options.strategies.begin(), options.strategies.end(), Algorithm::Phast) != options.strategies.end() &&
-      common.predecessors)
-    throw UsageError("--strategy phast computes distances only: drop --predecessors, or pick another strategy");
+  for (const Algorithm a : options.strategies)
+    if (uses_hierarchy(a) && common.predecessors)
+      throw UsageError(std::string("--strategy ") + to_string(a) +
+                       " computes distances only: drop --predecessors, or pick another strategy");
 
   // ---- Delta sweep.
   if (const auto it = vm.find("delta-sweep"); it != vm.end()) {
@@ -407,7 +411,7 @@ std::vector<Algorithm> resolve_algorithms(const AppOptions& options, DeviceKind 
       // stays as the baseline every speedup is measured against.
       // phast only when named: its hierarchy takes far longer to build than a query.
       const bool wanted =
-          a != Algorithm::Phast && (device == DeviceKind::Gpu ? a != Algorithm::Dijkstra : !runs_on_gpu(a));
+          !uses_hierarchy(a) && (device == DeviceKind::Gpu ? a != Algorithm::Dijkstra : !runs_on_gpu(a));
       if (wanted) algorithms.push_back(a);  // in a sweep, delta-free ones run once (app.cpp)
     }
     return algorithms;

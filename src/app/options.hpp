@@ -27,17 +27,30 @@ using UsageError = cli::UsageError;
 // the graph is loaded it is replaced (substitute_auto) by what
 // app/auto_choice.hpp picks for it.
 // Phast is the GPU's PHAST query over a contraction hierarchy of the chain
-// contraction's core (sssp/hierarchy_solver.hpp): not an sssp::Strategy, and
-// not in --strategy all (its hierarchy costs far more to build than a query).
-enum class Algorithm { NearFar, BucketSort, BucketMultisplit, BellmanFord, DeltaStepping, Dijkstra, Phast, Auto };
+// contraction's core (sssp/hierarchy_solver.hpp), PhastCpu the same query on
+// the host (graph/hierarchy.hpp); neither is an sssp::Strategy, and neither
+// is in --strategy all (the hierarchy costs far more to build than a query).
+enum class Algorithm {
+  NearFar,
+  BucketSort,
+  BucketMultisplit,
+  BellmanFord,
+  DeltaStepping,
+  Dijkstra,
+  Phast,
+  PhastCpu,
+  Auto
+};
 
 // "near-far", "bucket-sort", "bucket-multisplit", "bellman-ford" (the names
-// sssp::to_string gives), "delta-stepping", "dijkstra", "phast", "auto".
+// sssp::to_string gives), "delta-stepping", "dijkstra", "phast", "phast-cpu", "auto".
 const char* to_string(Algorithm a);
 // Throws UsageError naming the value and listing the valid names.
 Algorithm parse_algorithm(const std::string& name);
 // False for Auto, which may stand for a CPU solver.
 bool runs_on_gpu(Algorithm a);
+// phast or phast-cpu: needs the contraction hierarchy (and integer weights).
+bool uses_hierarchy(Algorithm a);
 // Whether the algorithm's work depends on delta (for --delta-sweep). True
 // for Auto: under a sweep it picks only strategies that use delta.
 bool uses_delta(Algorithm a);

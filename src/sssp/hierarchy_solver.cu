@@ -253,13 +253,7 @@ struct HierarchyGpuSolver::Impl {
       if (times) *times = t;
       return out;
     }
-    graph::Seeds seeds;
-    if (query.core_source() != c.entry) {
-      seeds.push_back({query.core_source(), 0});
-    } else {
-      for (std::size_t i = 0; i < query.entry_targets().size(); ++i)
-        if (query.entry_targets()[i] < c.entry) seeds.push_back({query.entry_targets()[i], query.entry_weights()[i]});
-    }
+    const graph::Seeds seeds = graph::core_seeds(c, query);
     const auto t1 = Clock::now();
     t.piece_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
     const std::vector<std::pair<graph::vertex_id, std::uint64_t>> up = graph::upward_search(h, seeds);

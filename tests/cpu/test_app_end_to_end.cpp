@@ -428,7 +428,7 @@ TEST_F(AppEndToEnd, BuiltBinaryRunsAndExits) {
   EXPECT_TRUE(contains(slurp(out), "validation    passed")) << slurp(out);
   EXPECT_EQ(shell("--strategy nonsense"), 2);
   EXPECT_EQ(slurp(err), "sssp: --strategy: unknown strategy 'nonsense' (expected auto, near-far, bucket-sort, "
-                        "bucket-multisplit, bellman-ford, delta-stepping, dijkstra, phast, all)\n");
+                        "bucket-multisplit, bellman-ford, delta-stepping, dijkstra, phast, phast-cpu, all)\n");
 }
 
 // --contract: a road-like graph (a triangle of junctions with long chains and
@@ -461,6 +461,16 @@ TEST_F(AppEndToEnd, ContractionIsReportedAndExact) {
   const nlohmann::json j = read_json(json);
   EXPECT_TRUE(j["contraction"]["used"].get<bool>());
   EXPECT_EQ(j["contraction"]["core_vertices"].get<std::uint64_t>(), 3u);
+  // PHAST on the host over the same core: exact, and the hierarchy reported.
+  r = run({"--graph", mtx, "--random-sources", "5", "--device", "cpu", "--strategy", "phast-cpu,dijkstra", "--batch",
+           "1", "--validate", "--json", json});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "hierarchy     over the core for phast:")) << r.out;
+  EXPECT_TRUE(contains(r.out, "validation    passed: 10 result(s)")) << r.out;
+  EXPECT_GT(read_json(json)["contraction"]["hierarchy"]["levels"].get<std::uint64_t>(), 0u);
+  r = run({"--graph", mtx, "--device", "cpu", "--strategy", "phast-cpu", "--contract", "off"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "work on the chain contraction's core")) << r.err;
   r = run({"--graph", mtx, "--source", "50", "--device", "cpu", "--contract", "off", "--validate"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "contract      off (--contract off)")) << r.out;

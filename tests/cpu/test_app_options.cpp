@@ -414,4 +414,13 @@ TEST(AppOptions, PhastIsNamedOnlyAndComputesDistancesOnly) {
   // --strategy all leaves it out: its hierarchy costs far more than a query.
   const auto all = app::resolve_algorithms(parse({"--strategy", "all"}), app::DeviceKind::Gpu);
   EXPECT_EQ(std::count(all.begin(), all.end(), app::Algorithm::Phast), 0);
+  const auto all_cpu = app::resolve_algorithms(parse({"--strategy", "all"}), app::DeviceKind::Cpu);
+  EXPECT_EQ(std::count(all_cpu.begin(), all_cpu.end(), app::Algorithm::PhastCpu), 0);
+  // phast-cpu is a CPU strategy, with the same limits.
+  EXPECT_FALSE(app::runs_on_gpu(app::Algorithm::PhastCpu));
+  EXPECT_TRUE(app::uses_hierarchy(app::Algorithm::PhastCpu));
+  EXPECT_EQ(parse({"--strategy", "phast-cpu", "--device", "cpu"}).strategies,
+            std::vector<app::Algorithm>{app::Algorithm::PhastCpu});
+  EXPECT_EQ(rejection({"--strategy", "phast-cpu", "--predecessors"}),
+            "--strategy phast-cpu computes distances only: drop --predecessors, or pick another strategy");
 }

@@ -93,14 +93,7 @@ TEST(Hierarchy, OverAChainContractionsCore) {
     for (vertex_id s = 0; s < g.num_vertices; s += 7) {
       q.start(s);
       ASSERT_TRUE(q.fits());
-      Seeds seeds;
-      if (q.core_source() != c.entry) {
-        seeds.push_back({q.core_source(), 0});
-      } else {
-        for (std::size_t i = 0; i < q.entry_targets().size(); ++i)
-          if (q.entry_targets()[i] < c.entry) seeds.push_back({q.entry_targets()[i], q.entry_weights()[i]});
-      }
-      phast(h, seeds, core_dist.data());
+      phast(h, core_seeds(c, q), core_dist.data());
       q.expand(core_dist.data(), nullptr, dist.data(), nullptr, 1);
       const std::vector<std::uint64_t> want = dijkstra(g, s);
       for (vertex_id v = 0; v < g.num_vertices; ++v)

@@ -42,12 +42,13 @@ TEST(AppPhastGpu, ValidatesAndReportsTheHierarchy) {
   // Needs the core, and integer weights.
   r = test_support::run_sssp({"--graph", mtx, "--strategy", "phast", "--contract", "off"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_TRUE(test_support::contains(r.err, "--strategy phast works on the chain contraction's core")) << r.err;
+  EXPECT_TRUE(test_support::contains(r.err, "--strategy phast and phast-cpu work on the chain contraction's core"))
+      << r.err;
   const std::string real = (dir / "real.mtx").string();
   std::ofstream(real) << "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 0.5\n2 3 1.5\n";
   r = test_support::run_sssp({"--graph", real, "--strategy", "phast"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_TRUE(test_support::contains(r.err, "--strategy phast needs integer weights")) << r.err;
+  EXPECT_TRUE(test_support::contains(r.err, "--strategy phast and phast-cpu need integer weights")) << r.err;
   r = test_support::run_sssp({"--generate", "grid:10:10", "--weights", "random:1:9", "--strategy", "phast",
                               "--random-sources", "2", "--batch", "1", "--validate"});
   EXPECT_EQ(r.code, 0) << r.err;  // a grid contracts to nearly nothing, and phast still runs

@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "graph/contraction.hpp"
 #include "graph/csr.hpp"
 #include "graph/types.hpp"
 
@@ -58,6 +59,10 @@ Hierarchy build_hierarchy(const IntCsr& g);
 // A query's start: vertices and their distances (a source at 0, or the
 // junctions a piece enters the core at; graph/contraction.hpp).
 using Seeds = std::vector<std::pair<vertex_id, std::uint64_t>>;
+
+// A started query's seeds in the contraction's core: its core source at 0,
+// or the junctions its piece enters the core at (not the sinks).
+Seeds core_seeds(const ChainContraction& c, const ContractionQuery& q);
 
 // PHAST's first half: the distances the upward search settles, as
 // (position, distance) pairs in the sweep's numbering, ready to scatter into

@@ -216,6 +216,14 @@ class Builder {
 
 Hierarchy build_hierarchy(const IntCsr& g) { return Builder(g).build(); }
 
+Seeds core_seeds(const ChainContraction& c, const ContractionQuery& q) {
+  if (q.core_source() != c.entry) return {{q.core_source(), 0}};
+  Seeds seeds;
+  for (std::size_t i = 0; i < q.entry_targets().size(); ++i)
+    if (q.entry_targets()[i] < c.entry) seeds.push_back({q.entry_targets()[i], q.entry_weights()[i]});
+  return seeds;
+}
+
 std::vector<std::pair<vertex_id, std::uint64_t>> upward_search(const Hierarchy& h, const Seeds& seeds) {
   // Labels in per-thread arrays sized to the graph, cleared through the
   // touched list: the upward search space is small next to the graph.

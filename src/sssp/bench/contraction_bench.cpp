@@ -278,15 +278,7 @@ void bench(const std::string& name, const graph::IntCsr& g, const Args& a) {
                                      const auto t = Clock::now();
                                      query.start(s);
                                      if (!query.fits()) throw std::runtime_error("contraction_bench: entry does not fit");
-                                     graph::Seeds seeds;
-                                     if (query.core_source() != c.entry) {
-                                       seeds.push_back({query.core_source(), 0});
-                                     } else {
-                                       for (std::size_t i = 0; i < query.entry_targets().size(); ++i)
-                                         if (query.entry_targets()[i] < c.entry)
-                                           seeds.push_back({query.entry_targets()[i], query.entry_weights()[i]});
-                                     }
-                                     graph::phast(h, seeds, phast_core.data());
+                                     graph::phast(h, graph::core_seeds(c, query), phast_core.data());
                                      query.expand(phast_core.data(), nullptr, expanded.data(), nullptr, a.threads);
                                      const double ms = ms_since(t);
                                      *rounds = h.levels();
