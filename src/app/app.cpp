@@ -621,11 +621,11 @@ template <class Weight>
 std::pair<const graph::Csr<Weight>*, graph::vertex_id> Runner<Weight>::rule_graph(graph::Csr<Weight>& scratch) const {
   if constexpr (std::is_same_v<Weight, std::uint32_t>) {
     if (contraction_) {
-      graph::ContractionQuery q(*contraction_, g_);
-      q.start(sources_.front());
+      // The CPU path's query workspace: every solve restarts it anyway.
+      cpu_query_->start(sources_.front());
       scratch = contraction_->core;
-      q.apply_entry(scratch);
-      return {&scratch, q.core_source()};
+      cpu_query_->apply_entry(scratch);
+      return {&scratch, cpu_query_->core_source()};
     }
   }
   return {&g_, sources_.front()};

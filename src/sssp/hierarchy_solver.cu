@@ -217,7 +217,8 @@ struct HierarchyGpuSolver::Impl {
     SSSP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     read_off_blocks = std::max(1, std::min(4 * sms, static_cast<int>((g.num_vertices + 255) / 256)));
     const std::size_t n = h.num_vertices;
-    scratch.allocate(n * 8, "the sweep's distances");
+    // The shared-memory sweep needs no device copy of its distances.
+    if (!shared_sweep) scratch.allocate(n * 8, "the sweep's distances");
     core_dist.allocate(n * 8, "the core's distances");
     seed_pos.allocate(n * 4, "the upward search's positions");
     seed_dist.allocate(n * 8, "the upward search's distances");
@@ -226,7 +227,7 @@ struct HierarchyGpuSolver::Impl {
     SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
     upload_ms = ms_since(start);
     bytes = h.down_offsets.size() * 8 + h.down_tails.size() * 4 + h.down_weights.size() * 8 +
-            h.level_offsets.size() * 4 + h.order.size() * 4 + n * (8 + 8 + 4 + 8) +
+            h.level_offsets.size() * 4 + h.order.size() * 4 + n * ((shared_sweep ? 0 : 8) + 8 + 4 + 8) +
             std::uint64_t{g.num_vertices} * (4 + 2 * 4 + 2 * 8 + 8);
     if (shared_sweep)
       SSSP_CUDA_CHECK(cudaFuncSetAttribute(phast_sweep<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,

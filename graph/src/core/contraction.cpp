@@ -427,30 +427,24 @@ void ContractionQuery::expand(const Dist* core_dist, const vertex_id* core_pred,
     // Two vertices of one piece see the same anchors and so pick the same
     // direction, and a junction reached through the chain is never picked
     // on a tie.
-    Dist best = kInf, best_core = kInf;
-    bool best_through_piece = true;
-    vertex_id from = kNoVertex;
-    for (std::size_t side = 0; side < 2; ++side) {
-      const ContractionAnchor& a = c_.anchors[2 * std::size_t{v} + side];
-      if (a.core == kNoVertex || core_dist[a.core] == kInf) continue;
-      const Dist d = core_dist[a.core] + a.offset;
-      if (d > best) continue;
-      bool through_piece = false;
-      if (want_pred && d == best) {
-        const vertex_id p = map_pred(a.core);
-        through_piece = p != kNoVertex && c_.piece[p] == c_.piece[v];
-        if (through_piece > best_through_piece ||
-            (through_piece == best_through_piece && core_dist[a.core] >= best_core))
-          continue;
-      } else if (want_pred) {
-        const vertex_id p = map_pred(a.core);
-        through_piece = p != kNoVertex && c_.piece[p] == c_.piece[v];
-      }
-      best = d;
-      best_core = core_dist[a.core];
-      best_through_piece = through_piece;
-      from = a.pred;
+    const ContractionAnchor* anchor = &c_.anchors[2 * std::size_t{v}];
+    Dist d[2];
+    for (int side = 0; side < 2; ++side)
+      d[side] = anchor[side].core == kNoVertex || core_dist[anchor[side].core] == kInf
+                    ? kInf
+                    : core_dist[anchor[side].core] + anchor[side].offset;
+    int pick = d[1] < d[0] ? 1 : 0;
+    if (want_pred && d[0] == d[1] && d[0] != kInf) {  // only ties need the junctions' predecessors
+      const auto through_piece = [&](vertex_id junction) {
+        const vertex_id p = map_pred(junction);
+        return p != kNoVertex && c_.piece[p] == c_.piece[v];
+      };
+      const bool through0 = through_piece(anchor[0].core), through1 = through_piece(anchor[1].core);
+      if (through1 < through0 || (through1 == through0 && core_dist[anchor[1].core] < core_dist[anchor[0].core]))
+        pick = 1;
     }
+    const Dist best = d[pick];
+    const vertex_id from = best == kInf ? kNoVertex : anchor[pick].pred;
     dist[v] = best;
     if (want_pred) pred[v] = from;
   }
