@@ -9,7 +9,7 @@
 #   scripts/stress.sh 200 42 --max-vertices 2000 --verbose   # more options go to sssp_stress
 # A failing graph prints its seed; replay it alone with
 #   build/tests/sssp_stress --only-seed SEED --max-vertices V
-# The last line is "P passed, F failed". Exit status: 0 every graph passed,
+# The last line is "P passed, F failed (K also through PHAST)". Exit status: 0 every graph passed,
 # 1 some failed, 2 bad arguments or no GPU.
 set -euo pipefail
 usage="usage: scripts/stress.sh N [SEED] [sssp_stress options...]"

@@ -25,6 +25,7 @@
 #include "app/sources.hpp"
 #include "app/validate.hpp"
 #include "graph/contraction.hpp"
+#include "graph/predecessors.hpp"
 #include "graph/distance_io.hpp"
 #include "graph/hierarchy.hpp"
 #include "graph/error.hpp"
@@ -265,17 +266,22 @@ SolveFunction<Weight> Runner<Weight>::make_solver(Algorithm a, graph::vertex_id 
       const graph::Hierarchy& h = *hierarchy_;
       graph::ContractionQuery* query = cpu_query_.get();
       const int threads = o_.threads;
-      return [&g, &c, &h, query, source, threads]() {
+      const bool predecessors = o_.predecessors;
+      return [&g, &c, &h, query, source, threads, predecessors]() {
         SolveOutcome<Weight> outcome;
         outcome.distances.resize(g.num_vertices);
+        if (predecessors) outcome.predecessors.resize(g.num_vertices);
         std::vector<std::uint64_t> core_dist(c.core.num_vertices);
         const auto start = Clock::now();
         query->start(source);
         if (!query->fits()) {
-          outcome.distances = graph::dijkstra(g, source);
+          outcome.distances = graph::dijkstra(g, source, predecessors ? &outcome.predecessors : nullptr);
         } else {
           graph::phast(h, graph::core_seeds(c, *query), core_dist.data());
           query->expand(core_dist.data(), nullptr, outcome.distances.data(), nullptr, threads);
+          if (predecessors)
+            graph::predecessors_from_distances(g, source, outcome.distances.data(), outcome.predecessors.data(),
+                                               threads);
         }
         outcome.solve_ms = ms_since(start);
         outcome.relaxations = query->local_relaxations() + h.down_tails.size();
@@ -289,6 +295,7 @@ SolveFunction<Weight> Runner<Weight>::make_solver(Algorithm a, graph::vertex_id 
         sssp::SolveResult<std::uint32_t> r = solver->solve(source);
         SolveOutcome<Weight> outcome;
         outcome.distances = std::move(r.distances);
+        outcome.predecessors = std::move(r.predecessors);
         outcome.solve_ms = r.solve_ms;
         outcome.relaxations = r.relaxations;
         outcome.rounds = r.iterations;  // the sweep's levels
@@ -314,10 +321,12 @@ SolveFunction<Weight> Runner<Weight>::make_solver(Algorithm a, graph::vertex_id 
       const graph::IntCsr& g = g_;
       graph::ContractionQuery* query = cpu_query_.get();
       graph::IntCsr* core = cpu_core_.get();
-      return [&g, query, core, source, delta, threads]() {
+      const bool predecessors = o_.predecessors;
+      return [&g, query, core, source, delta, threads, predecessors]() {
         graph::CpuSolveStats stats;
         SolveOutcome<Weight> outcome;
         outcome.distances.resize(g.num_vertices);
+        if (predecessors) outcome.predecessors.resize(g.num_vertices);
         const auto start = Clock::now();
         query->start(source);
         if (!query->fits()) {
@@ -327,6 +336,8 @@ SolveFunction<Weight> Runner<Weight>::make_solver(Algorithm a, graph::vertex_id 
           const auto core_dist = graph::delta_stepping_new_array(*core, query->core_source(), delta, threads, &stats);
           query->expand(core_dist.get(), nullptr, outcome.distances.data(), nullptr, threads);
         }
+        if (predecessors)
+          graph::predecessors_from_distances(g, source, outcome.distances.data(), outcome.predecessors.data(), threads);
         outcome.solve_ms = ms_since(start);
         outcome.relaxations = stats.relaxations + query->local_relaxations();
         outcome.buckets_processed = stats.phases;
@@ -338,14 +349,22 @@ SolveFunction<Weight> Runner<Weight>::make_solver(Algorithm a, graph::vertex_id 
   if (a == Algorithm::DeltaStepping) {
     const int threads = o_.threads;
     const graph::Csr<Weight>& g = g_;
-    return [&g, source, delta, threads]() {
+    // Integer weights get a tree from the finished distances; float weights
+    // none (graph/predecessors.hpp says why).
+    const bool predecessors = o_.predecessors && graph::DistanceTraits<Weight>::is_integer;
+    return [&g, source, delta, threads, predecessors]() {
       graph::CpuSolveStats stats;
       SolveOutcome<Weight> outcome;
       // The result vector is allocated (and zeroed, on one thread) outside
       // the solve time, as the GPU's solve time leaves out its copy-back.
       outcome.distances.resize(g.num_vertices);
+      if (predecessors) outcome.predecessors.resize(g.num_vertices);
       const auto start = Clock::now();
       graph::delta_stepping(g, source, delta, threads, outcome.distances.data(), &stats);
+      if constexpr (std::is_same_v<Weight, std::uint32_t>) {
+        if (predecessors)
+          graph::predecessors_from_distances(g, source, outcome.distances.data(), outcome.predecessors.data(), threads);
+      }
       outcome.solve_ms = ms_since(start);
       outcome.relaxations = stats.relaxations;
       outcome.buckets_processed = stats.phases;
@@ -508,8 +527,9 @@ void Runner<Weight>::validate(Algorithm a, graph::vertex_id source, const SolveO
   compare_distances<Weight>(reference, outcome.distances, id_base, report);
   if (!outcome.predecessors.empty()) {
     check_predecessor_tree<Weight>(g_, source, outcome.distances, outcome.predecessors, id_base, report);
-  } else if (o_.predecessors && a != Algorithm::DeltaStepping) {
-    // Every solver but CPU delta-stepping promises a tree when asked.
+  } else if (o_.predecessors && (a != Algorithm::DeltaStepping || graph::DistanceTraits<Weight>::is_integer)) {
+    // Every solver but CPU delta-stepping on float weights promises a tree
+    // when asked.
     report.tree_errors += 1;
     report.examples.push_back("predecessors were asked for, but none came back");
   }
@@ -749,7 +769,11 @@ int Runner<Weight>::run() {
       so.load_balance = o_.load_balance;
       sssp::GpuSolver<Weight>* solver = nullptr;
       if constexpr (std::is_same_v<Weight, std::uint32_t>) {
-        if (hierarchy_) phast_gpu_ = std::make_unique<sssp::HierarchyGpuSolver>(g_, *contraction_, *hierarchy_);
+        if (hierarchy_) {
+          sssp::HierarchySolverOptions ho;
+          ho.predecessors = o_.predecessors;
+          phast_gpu_ = std::make_unique<sssp::HierarchyGpuSolver>(g_, *contraction_, *hierarchy_, ho);
+        }
         if (contraction_) {
           contracted_gpu_ = std::make_unique<sssp::ContractedGpuSolver>(g_, *contraction_, so);
           solver = &contracted_gpu_->core_solver();
@@ -868,7 +892,7 @@ std::optional<PathInfo> Runner<Weight>::path_info(std::optional<graph::vertex_id
   }
   std::vector<graph::vertex_id> tree = path_predecessors_;
   if (tree.empty()) {
-    // CPU delta-stepping computes no tree; Dijkstra's path has the same length.
+    // CPU delta-stepping on float weights computes no tree; Dijkstra's path has the same length.
     (void)graph::dijkstra(g_, source, &tree);
     path.note = "path from the CPU Dijkstra tree: " + run_.strategies.front() + " computes no predecessors";
   } else {

@@ -65,7 +65,7 @@ po::options_description sssp_description() {
        "from the graph's degrees and a bounded BFS from the source); on cpu, delta-stepping. phast: a "
        "contraction hierarchy over the chain contraction's core, built once (seconds on large roads; printed), "
        "then per source an upward search and one level-by-level sweep on the GPU (PHAST); phast-cpu: the same "
-       "sweep on one CPU thread; integer weights, distances only, pays over many sources")
+       "sweep on one CPU thread; integer weights, pays over many sources")
       ("device", po::value<std::string>()->value_name("D"),
        "gpu|cpu|auto (default auto: gpu when one is usable, else cpu, and says so)")
       ("delta-sweep", po::value<std::string>()->implicit_value("")->value_name("[LIST]"),
@@ -292,11 +292,6 @@ AppOptions parse_options(int argc, const char* const* argv) {
           throw UsageError(std::string("--strategy ") + to_string(a) +
                            " needs a GPU but --device cpu was given (CPU strategies: delta-stepping, dijkstra)");
   }
-
-  for (const Algorithm a : options.strategies)
-    if (uses_hierarchy(a) && common.predecessors)
-      throw UsageError(std::string("--strategy ") + to_string(a) +
-                       " computes distances only: drop --predecessors, or pick another strategy");
 
   // ---- Delta sweep.
   if (const auto it = vm.find("delta-sweep"); it != vm.end()) {

@@ -12,6 +12,7 @@
 #include "graph/reference.hpp"
 #include "sssp/cuda_check.cuh"
 #include "sssp/device_memory.cuh"
+#include "sssp/predecessors.cuh"
 
 namespace sssp {
 namespace {
@@ -157,6 +158,14 @@ __global__ void read_off(std::uint32_t n, const std::uint32_t* __restrict__ core
   }
 }
 
+// The source's own piece (ContractionQuery::apply_piece) on the device:
+// its paths inside the piece, which the read-off cannot see.
+__global__ void lower_piece(std::uint32_t count, const std::uint32_t* __restrict__ vertices,
+                            const std::uint64_t* __restrict__ piece_dist, std::uint64_t* __restrict__ dist) {
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x)
+    dist[vertices[i]] = min(dist[vertices[i]], piece_dist[i]);
+}
+
 template <class T>
 void upload(detail::DeviceMemory& to, const std::vector<T>& from, const char* what, cudaStream_t stream) {
   to.allocate(from.size() * sizeof(T), what);
@@ -172,22 +181,28 @@ struct HierarchyGpuSolver::Impl {
   const graph::Hierarchy& h;
   int device;
   bool shared_sweep;  // distances in shared memory during the sweep
+  bool predecessors;
   cudaStream_t stream = nullptr;
   detail::DeviceMemory down_offsets, down_tails, down_weights, level_offsets, order, scratch, core_dist, seed_pos,
       seed_dist, core_of, anchor_core, anchor_offset, dist;
   detail::PinnedMemory host_seed_pos, host_seed_dist, host_dist;
+  // With predecessors: the input graph, the tree, the piece's distances.
+  detail::DeviceMemory graph_offsets, graph_targets, graph_weights, pred, piece_vertices, piece_dist, pred_flag;
+  detail::PinnedMemory host_pred, host_piece_vertices, host_piece_dist, host_pred_flag;
+  bool has_zero_weights = false;
   int read_off_blocks = 0;
   graph::ContractionQuery query;
   double upload_ms = 0;
   std::uint64_t bytes = 0;
 
   Impl(const graph::IntCsr& graph, const graph::ChainContraction& contraction, const graph::Hierarchy& hierarchy,
-       int dev, bool shared_memory_sweep)
+       const HierarchySolverOptions& options)
       : g(graph),
         c(contraction),
         h(hierarchy),
-        device(dev),
-        shared_sweep(shared_memory_sweep && hierarchy.num_vertices <= kSharedMaxVertices),
+        device(options.device),
+        shared_sweep(options.shared_memory_sweep && hierarchy.num_vertices <= kSharedMaxVertices),
+        predecessors(options.predecessors),
         query(contraction, graph) {
     if (h.num_vertices != c.core.num_vertices)
       throw std::invalid_argument("sssp: the hierarchy was not built over this contraction's core");
@@ -224,17 +239,64 @@ struct HierarchyGpuSolver::Impl {
     seed_dist.allocate(n * 8, "the upward search's distances");
     host_seed_pos.allocate(std::max<std::size_t>(1, n * 4));
     host_seed_dist.allocate(std::max<std::size_t>(1, n * 8));
+    if (predecessors) {
+      upload(graph_offsets, g.offsets, "the graph's offsets", stream);
+      upload(graph_targets, g.targets, "the graph's arcs", stream);
+      upload(graph_weights, g.weights, "the graph's weights", stream);
+      pred.allocate(std::size_t{g.num_vertices} * 4, "the predecessors");
+      host_pred.allocate(std::max<std::size_t>(1, std::size_t{g.num_vertices} * 4));
+      piece_vertices.allocate(std::size_t{g.num_vertices} * 4, "the source's piece");
+      piece_dist.allocate(std::size_t{g.num_vertices} * 8, "the source's piece distances");
+      host_piece_vertices.allocate(std::max<std::size_t>(1, std::size_t{g.num_vertices} * 4));
+      host_piece_dist.allocate(std::max<std::size_t>(1, std::size_t{g.num_vertices} * 8));
+      pred_flag.allocate(4, "the predecessors' flag");
+      host_pred_flag.allocate(4);
+      has_zero_weights = std::find(g.weights.begin(), g.weights.end(), 0u) != g.weights.end();
+    }
     SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
     upload_ms = ms_since(start);
     bytes = h.down_offsets.size() * 8 + h.down_tails.size() * 4 + h.down_weights.size() * 8 +
             h.level_offsets.size() * 4 + h.order.size() * 4 + n * ((shared_sweep ? 0 : 8) + 8 + 4 + 8) +
             std::uint64_t{g.num_vertices} * (4 + 2 * 4 + 2 * 8 + 8);
+    if (predecessors)
+      bytes += (std::uint64_t{g.num_vertices} + 1) * 8 + g.num_arcs() * 8 + std::uint64_t{g.num_vertices} * (4 + 4 + 8) + 4;
     if (shared_sweep)
       SSSP_CUDA_CHECK(cudaFuncSetAttribute(phast_sweep<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(kSharedMaxVertices * 8 + kSharedLevelOffsets * 4)));
   }
   ~Impl() {
     if (stream) cudaStreamDestroy(stream);
+  }
+
+  // After the read-off: the source's piece, then the tree from the
+  // finished distances, both on the device (the stream is synchronised
+  // between zero-weight passes).
+  void derive_tree(graph::vertex_id source) {
+    const std::vector<graph::vertex_id>& piece = query.piece_vertices();
+    auto* pv = host_piece_vertices.as<std::uint32_t>();
+    auto* pd = host_piece_dist.as<std::uint64_t>();
+    for (std::size_t i = 0; i < piece.size(); ++i) {
+      pv[i] = piece[i];
+      pd[i] = query.piece_distance(piece[i]);
+    }
+    if (!piece.empty()) {
+      SSSP_CUDA_CHECK(cudaMemcpyAsync(piece_vertices.as<void>(), pv, piece.size() * 4, cudaMemcpyHostToDevice, stream));
+      SSSP_CUDA_CHECK(cudaMemcpyAsync(piece_dist.as<void>(), pd, piece.size() * 8, cudaMemcpyHostToDevice, stream));
+      const int blocks = static_cast<int>(std::min<std::size_t>(read_off_blocks, (piece.size() + 255) / 256));
+      lower_piece<<<blocks, 256, 0, stream>>>(static_cast<std::uint32_t>(piece.size()),
+                                               piece_vertices.as<std::uint32_t>(), piece_dist.as<std::uint64_t>(),
+                                               dist.as<std::uint64_t>());
+      SSSP_CHECK_LAUNCH("lower_piece");
+    }
+    detail::GraphView<std::uint32_t> view;
+    view.offsets = graph_offsets.as<std::uint64_t>();
+    view.targets = graph_targets.as<std::uint32_t>();
+    view.weights = graph_weights.as<std::uint32_t>();
+    view.num_vertices = g.num_vertices;
+    SSSP_CUDA_CHECK(cudaMemsetAsync(pred.as<void>(), 0xFF, std::size_t{g.num_vertices} * 4, stream));
+    detail::derive_predecessors(view, reinterpret_cast<const detail::label_t*>(dist.as<std::uint64_t>()),
+                                pred.as<std::uint32_t>(), source, has_zero_weights, pred_flag.as<std::uint32_t>(),
+                                host_pred_flag.as<std::uint32_t>(), read_off_blocks, stream);
   }
 
   SolveResult<std::uint32_t> solve(graph::vertex_id source, HierarchySolveTimes* times) {
@@ -247,7 +309,7 @@ struct HierarchyGpuSolver::Impl {
     const auto t0 = Clock::now();
     query.start(source);
     if (!query.fits()) {
-      out.distances = graph::dijkstra(g, source);
+      out.distances = graph::dijkstra(g, source, predecessors ? &out.predecessors : nullptr);
       t.piece_ms = ms_since(t0);
       t.fell_back = true;
       out.solve_ms = t.piece_ms;
@@ -289,6 +351,7 @@ struct HierarchyGpuSolver::Impl {
                                                    anchor_core.as<std::uint32_t>(), anchor_offset.as<std::uint64_t>(),
                                                    core_dist.as<std::uint64_t>(), this->dist.as<std::uint64_t>());
     SSSP_CHECK_LAUNCH("read_off");
+    if (predecessors) derive_tree(source);
     SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
     const auto t3 = Clock::now();
     t.sweep_ms = std::chrono::duration<double, std::milli>(t3 - t2).count();
@@ -298,7 +361,14 @@ struct HierarchyGpuSolver::Impl {
     SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
     out.distances.assign(host_dist.as<std::uint64_t>(), host_dist.as<std::uint64_t>() + g.num_vertices);
     const auto t4 = Clock::now();
-    query.apply_piece(out.distances.data());
+    if (predecessors) {
+      SSSP_CUDA_CHECK(cudaMemcpyAsync(host_pred.as<void>(), pred.as<void>(), std::size_t{g.num_vertices} * 4,
+                                      cudaMemcpyDeviceToHost, stream));
+      SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+      out.predecessors.assign(host_pred.as<std::uint32_t>(), host_pred.as<std::uint32_t>() + g.num_vertices);
+    } else {
+      query.apply_piece(out.distances.data());  // derive_tree applied it on the device
+    }
     t.expand_ms = ms_since(t4);
     out.solve_ms = std::chrono::duration<double, std::milli>(t3 - t0).count() + t.expand_ms;
     out.relaxations = query.local_relaxations() + h.down_tails.size();
@@ -309,8 +379,8 @@ struct HierarchyGpuSolver::Impl {
 };
 
 HierarchyGpuSolver::HierarchyGpuSolver(const graph::IntCsr& g, const graph::ChainContraction& c,
-                                       const graph::Hierarchy& h, int device, bool shared_memory_sweep)
-    : impl_(std::make_unique<Impl>(g, c, h, device, shared_memory_sweep)) {}
+                                       const graph::Hierarchy& h, const HierarchySolverOptions& options)
+    : impl_(std::make_unique<Impl>(g, c, h, options)) {}
 HierarchyGpuSolver::~HierarchyGpuSolver() = default;
 double HierarchyGpuSolver::upload_ms() const { return impl_->upload_ms; }
 std::uint64_t HierarchyGpuSolver::device_bytes() const { return impl_->bytes; }

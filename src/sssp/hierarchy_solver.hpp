@@ -6,9 +6,11 @@
 // block barrier between levels (tens of levels on roads, not thousands of
 // rounds); a second kernel reads every vertex's distance off the core's, and
 // the host adds the source's own piece.
-// Integer weights, distances only (no predecessors). The hierarchy is built
-// once per graph on the host (graph::build_hierarchy), which costs far more
-// than a query: it pays off over many sources.
+// Integer weights. Predecessors, when asked for, come from the finished
+// distances on the device (tight arcs of the input graph,
+// sssp/predecessors.cuh), which then also holds the input graph. The
+// hierarchy is built once per graph on the host (graph::build_hierarchy),
+// which costs far more than a query: it pays off over many sources.
 #pragma once
 
 #include <cstdint>
@@ -30,14 +32,20 @@ struct HierarchySolveTimes {
   bool fell_back = false;  // the entry did not fit an arc: Dijkstra on the host instead
 };
 
+struct HierarchySolverOptions {
+  int device = 0;
+  bool predecessors = false;  // a shortest-path tree with every solve
+  // false: the sweep keeps its distances in device memory even where shared
+  // memory would hold them (what larger cores get; for tests and measurements).
+  bool shared_memory_sweep = true;
+};
+
 class HierarchyGpuSolver {
  public:
   // g, c (contract_chains(g)) and h (build_hierarchy(c.core)) must outlive
-  // the solver. shared_memory_sweep false: the sweep keeps its distances in
-  // device memory even where shared memory would hold them (what larger
-  // cores get; for tests and measurements).
+  // the solver.
   HierarchyGpuSolver(const graph::IntCsr& g, const graph::ChainContraction& c, const graph::Hierarchy& h,
-                     int device = 0, bool shared_memory_sweep = true);
+                     const HierarchySolverOptions& options = {});
   ~HierarchyGpuSolver();
   HierarchyGpuSolver(const HierarchyGpuSolver&) = delete;
   HierarchyGpuSolver& operator=(const HierarchyGpuSolver&) = delete;
@@ -48,7 +56,8 @@ class HierarchyGpuSolver {
   // query's host wall clock, the parts in `times`, without the copy-back of
   // the distances (as every GPU solve's time); relaxations counts
   // the piece search's arcs and the sweep's downward arcs; iterations is the
-  // sweep's level count.
+  // sweep's level count. With predecessors, the tree's derivation is part of
+  // the solve (and of sweep_ms).
   SolveResult<std::uint32_t> solve(graph::vertex_id source, HierarchySolveTimes* times = nullptr);
 
  private:

@@ -113,15 +113,24 @@ TEST_F(AppEndToEnd, MatrixMarketIdsAreOneBasedAndPathsPrint) {
   EXPECT_TRUE(contains(r.out, "predecessor trees valid")) << r.out;
   EXPECT_EQ(graph::read_distances(dist_file, 1), (std::vector<double>{0, 7, 8, 10, -1}));
 
-  // From vertex 5 every vertex is reachable; delta-stepping gives no tree, so
-  // the path comes from Dijkstra's, and says so.
+  // From vertex 5 every vertex is reachable; delta-stepping's tree comes
+  // from its distances (integer weights).
   r = run({"--graph", mtx, "--source", "5", "--device", "cpu", "--predecessors", "--path-to", "4", "--validate",
            "--output", dist_file});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "distance 5 -> 4: 11\n")) << r.out;
   EXPECT_TRUE(contains(r.out, "path (4 arcs): 5 -> 1 -> 2 -> 3 -> 4\n")) << r.out;
-  EXPECT_TRUE(contains(r.out, "CPU Dijkstra tree")) << r.out;
+  EXPECT_TRUE(contains(r.out, "(path from the delta-stepping tree)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "predecessor trees valid")) << r.out;
   EXPECT_EQ(graph::read_distances(dist_file, 1), (std::vector<double>{1, 8, 9, 11, 0}));
+  // Float weights: delta-stepping gives no tree, so the path comes from
+  // Dijkstra's, and says so.
+  const std::string real = path("real.mtx");
+  write_text(real, "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 0.5\n2 3 1.5\n");
+  r = run({"--graph", real, "--device", "cpu", "--predecessors", "--path-to", "3", "--validate"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "path (2 arcs): 1 -> 2 -> 3\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "CPU Dijkstra tree")) << r.out;
 
   // Unreachable target; and without --predecessors only the distance.
   r = run({"--graph", mtx, "--device", "cpu", "--path-to", "5"});
@@ -468,6 +477,16 @@ TEST_F(AppEndToEnd, ContractionIsReportedAndExact) {
   EXPECT_TRUE(contains(r.out, "hierarchy     over the core for phast:")) << r.out;
   EXPECT_TRUE(contains(r.out, "validation    passed: 10 result(s)")) << r.out;
   EXPECT_GT(read_json(json)["contraction"]["hierarchy"]["levels"].get<std::uint64_t>(), 0u);
+  // Trees from the distances of both distance-only solvers, contracted and
+  // not, checked by --validate, and a path from one of them.
+  for (const char* contract : {"on", "off"}) {
+    const std::string strategies = std::string("delta-stepping") + (contract[1] == 'n' ? ",phast-cpu" : "");
+    r = run({"--graph", mtx, "--random-sources", "4", "--device", "cpu", "--strategy", strategies.c_str(), "--batch",
+             "1", "--contract", contract, "--validate", "--predecessors", "--path-to", "60"});
+    ASSERT_EQ(r.code, 0) << contract << ": " << r.err;
+    EXPECT_TRUE(contains(r.out, "exact; predecessor trees valid")) << contract << ": " << r.out;
+    EXPECT_TRUE(contains(r.out, "(path from the delta-stepping tree)")) << contract << ": " << r.out;
+  }
   r = run({"--graph", mtx, "--device", "cpu", "--strategy", "phast-cpu", "--contract", "off"});
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(contains(r.err, "work on the chain contraction's core")) << r.err;

@@ -405,12 +405,11 @@ TEST(AppOptions, ContractTakesAutoOnOff) {
   EXPECT_EQ(rejection({"--contract", "yes"}), "--contract takes auto, on or off, not 'yes'");
 }
 
-TEST(AppOptions, PhastIsNamedOnlyAndComputesDistancesOnly) {
+TEST(AppOptions, PhastIsNamedOnlyAndGivesTrees) {
   EXPECT_EQ(parse({"--strategy", "phast"}).strategies, std::vector<app::Algorithm>{app::Algorithm::Phast});
   EXPECT_TRUE(app::runs_on_gpu(app::Algorithm::Phast));
   EXPECT_FALSE(app::uses_delta(app::Algorithm::Phast));
-  EXPECT_EQ(rejection({"--strategy", "phast", "--predecessors"}),
-            "--strategy phast computes distances only: drop --predecessors, or pick another strategy");
+  EXPECT_TRUE(parse({"--strategy", "phast", "--predecessors"}).predecessors);
   // --strategy all leaves it out: its hierarchy costs far more than a query.
   const auto all = app::resolve_algorithms(parse({"--strategy", "all"}), app::DeviceKind::Gpu);
   EXPECT_EQ(std::count(all.begin(), all.end(), app::Algorithm::Phast), 0);
@@ -421,6 +420,5 @@ TEST(AppOptions, PhastIsNamedOnlyAndComputesDistancesOnly) {
   EXPECT_TRUE(app::uses_hierarchy(app::Algorithm::PhastCpu));
   EXPECT_EQ(parse({"--strategy", "phast-cpu", "--device", "cpu"}).strategies,
             std::vector<app::Algorithm>{app::Algorithm::PhastCpu});
-  EXPECT_EQ(rejection({"--strategy", "phast-cpu", "--predecessors"}),
-            "--strategy phast-cpu computes distances only: drop --predecessors, or pick another strategy");
+  EXPECT_TRUE(parse({"--strategy", "phast-cpu", "--device", "cpu", "--predecessors"}).predecessors);
 }

@@ -8,7 +8,8 @@
 // (three-stage, binned, merge-path) with the single-block loop on and off,
 // and, for a random subset of those configurations, also with predecessors
 // (checked to form a shortest-path tree); integer-weighted graphs also
-// through a chain contraction (ContractedGpuSolver). Distances must equal Dijkstra's
+// through a chain contraction (ContractedGpuSolver) and, where the core is
+// small and sparse, PHAST over its hierarchy. Distances must equal Dijkstra's
 // exactly for integer weights and within the existing tests' tolerance for
 // float weights.
 //
@@ -38,6 +39,7 @@
 
 #include "graph/build_csr.hpp"
 #include "graph/contraction.hpp"
+#include "graph/hierarchy.hpp"
 #include "graph/csr.hpp"
 #include "graph/generators.hpp"
 #include "graph/reference.hpp"
@@ -45,6 +47,7 @@
 #include "graph/verify.hpp"
 #include "graph/weights.hpp"
 #include "sssp/contracted_solver.hpp"
+#include "sssp/hierarchy_solver.hpp"
 #include "sssp/solver.hpp"
 #include "sssp/tree_check.hpp"
 
@@ -670,7 +673,10 @@ int check_config(const graph::Csr<Weight>& g, const Plan& plan, const RelaxConfi
 // Integer weights: the same sources through a chain contraction
 // (ContractedGpuSolver, the default relax configuration and the plan's
 // regimes), with predecessors where the plan gives the first configuration
-// them. Returns the number of wrong results.
+// them; then PHAST (HierarchyGpuSolver) with and without predecessors.
+// Returns the number of wrong results.
+constexpr graph::vertex_id kPhastMaxCore = 4000;
+std::uint32_t phast_graphs = 0;  // graphs that went through PHAST too, for the summary
 int check_contracted(const graph::IntCsr& g, const Plan& plan,
                      const std::vector<std::vector<std::uint64_t>>& reference) {
   const graph::ChainContraction c = graph::contract_chains(g);
@@ -691,6 +697,31 @@ int check_contracted(const graph::IntCsr& g, const Plan& plan,
           std::cout << "MISMATCH " << plan.description << " contracted (core " << c.core_vertices() << ") "
                     << sssp::to_string(strategy) << " source=" << source << " pred=" << (predecessors ? "on" : "off")
                     << ": " << problem << std::endl;
+          ++failures;
+        }
+      }
+    }
+  }
+  // PHAST over a hierarchy of the core, where building one is quick (small,
+  // sparse cores: a hierarchy of a skewed graph's hubs takes far longer).
+  if (c.core_vertices() <= kPhastMaxCore && c.core_arcs() <= 4ull * c.core_vertices()) {
+    const graph::Hierarchy h = graph::build_hierarchy(c.core);
+    ++phast_graphs;
+    for (const bool predecessors : {false, true}) {
+      sssp::HierarchySolverOptions options;
+      options.predecessors = predecessors;
+      options.shared_memory_sweep = plan.seed % 2 == 0;
+      sssp::HierarchyGpuSolver solver(g, c, h, options);
+      for (std::size_t i = 0; i < plan.sources.size(); ++i) {
+        std::string problem;
+        try {
+          problem = result_problem(g, plan.sources[i], reference[i], solver.solve(plan.sources[i]), predecessors);
+        } catch (const std::exception& e) {
+          problem = std::string("error: ") + e.what();
+        }
+        if (!problem.empty()) {
+          std::cout << "MISMATCH " << plan.description << " phast (core " << c.core_vertices() << ") source="
+                    << plan.sources[i] << " pred=" << (predecessors ? "on" : "off") << ": " << problem << std::endl;
           ++failures;
         }
       }
@@ -808,6 +839,7 @@ int main(int argc, char** argv) {
   std::cout << "sssp_stress: " << took.count() << " s";
   if (failed > 0)
     std::cout << "; replay a failing graph with: sssp_stress --only-seed SEED --max-vertices " << options.max_vertices;
-  std::cout << "\n" << passed << " passed, " << failed << " failed" << std::endl;
+  std::cout << "\n" << passed << " passed, " << failed << " failed (" << phast_graphs << " also through PHAST)"
+            << std::endl;
   return failed == 0 ? 0 : kExitFailed;
 }

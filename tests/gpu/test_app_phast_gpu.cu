@@ -1,7 +1,7 @@
 // sssp --strategy phast on the GPU, end to end in-process: on a road-like
-// graph it reports the contraction and the hierarchy, validates against
-// Dijkstra beside near-far (one source after another) and writes the
-// hierarchy into the JSON record; a float-weighted graph and --contract off
+// graph it reports the contraction and the hierarchy, validates distances
+// and trees against Dijkstra beside near-far (one source after another) and
+// writes the hierarchy into the JSON record; a float-weighted graph and --contract off
 // are refused with one line; a grid, with nothing to contract, still runs.
 // Skips visibly without a GPU.
 #include <gtest/gtest.h>
@@ -31,10 +31,11 @@ TEST(AppPhastGpu, ValidatesAndReportsTheHierarchy) {
   const std::string mtx = (dir / "roads.mtx").string(), json = (dir / "roads.json").string();
   graph::write_matrix_market(mtx, g);
   auto r = test_support::run_sssp({"--graph", mtx, "--strategy", "phast,near-far", "--random-sources", "6",
-                                   "--batch", "1", "--validate", "--runs", "2", "--json", json});
+                                   "--batch", "1", "--validate", "--predecessors", "--runs", "2", "--json", json});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(test_support::contains(r.out, "hierarchy     over the core for phast:")) << r.out;
   EXPECT_TRUE(test_support::contains(r.out, "validation    passed: 12 result(s)")) << r.out;
+  EXPECT_TRUE(test_support::contains(r.out, "predecessor trees valid")) << r.out;
   std::ifstream in(json);
   const nlohmann::json j = nlohmann::json::parse(in);
   EXPECT_TRUE(j["contraction"]["used"].get<bool>());

@@ -105,16 +105,29 @@ namespace {
 
 // PHAST on the GPU over g's contracted core, from every `step`-th vertex,
 // against Dijkstra: consecutive queries on one solver.
+// With predecessors, every tree is checked too (the road-like graphs have
+// zero-weight arcs).
 void expect_phast_exact(const graph::IntCsr& g, const std::string& what, graph::vertex_id step, bool shared_sweep) {
   const graph::ChainContraction c = graph::contract_chains(g);
   const graph::Hierarchy h = graph::build_hierarchy(c.core);
-  sssp::HierarchyGpuSolver solver(g, c, h, 0, shared_sweep);
-  for (graph::vertex_id s = 0; s < g.num_vertices; s += step) {
-    const auto want = graph::dijkstra(g, s);
-    const auto got = solver.solve(s);
-    const graph::DistanceMismatches m = graph::find_distance_mismatches<std::uint32_t>(want, got.distances, 1);
-    ASSERT_TRUE(m.none()) << what << ", source " << s << ": " << m.count << " differ, first vertex "
-                          << m.first.front();
+  for (const bool with_pred : {false, true}) {
+    sssp::HierarchySolverOptions options;
+    options.shared_memory_sweep = shared_sweep;
+    options.predecessors = with_pred;
+    sssp::HierarchyGpuSolver solver(g, c, h, options);
+    for (graph::vertex_id s = 0; s < g.num_vertices; s += step) {
+      const std::string tag = what + ", source " + std::to_string(s) + (with_pred ? " +pred" : "");
+      const auto want = graph::dijkstra(g, s);
+      const auto got = solver.solve(s);
+      const graph::DistanceMismatches m = graph::find_distance_mismatches<std::uint32_t>(want, got.distances, 1);
+      ASSERT_TRUE(m.none()) << tag << ": " << m.count << " differ, first vertex " << m.first.front();
+      if (with_pred) {
+        const graph::TreeCheck tree = graph::check_shortest_path_tree(g, s, got.distances, got.predecessors);
+        ASSERT_EQ(tree.errors, 0u) << tag << ": " << (tree.examples.empty() ? "" : tree.examples.front());
+      } else {
+        EXPECT_TRUE(got.predecessors.empty()) << tag;
+      }
+    }
   }
 }
 

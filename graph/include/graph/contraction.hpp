@@ -113,6 +113,10 @@ class ContractionQuery {
   // expand's last step alone, for a read-off done elsewhere (on a GPU):
   // the source's own piece, whose paths inside the piece win ties.
   void apply_piece(Dist* dist) const;
+  // The same step's data, for a device that applies it itself: the source's
+  // piece vertices and their distances inside the piece.
+  const std::vector<vertex_id>& piece_vertices() const { return touched_; }
+  Dist piece_distance(vertex_id v) const { return local_dist_[v]; }
 
  private:
   const ChainContraction& c_;
