@@ -4,8 +4,8 @@
 # real graphs, the three relax load balancers side by side, then a delta sweep,
 # and the CPU solver alone at two thread counts.
 #
-#   scripts/bench_sssp.sh            # full set (parts main, large, balance, sweep, batch, cpu)
-#   scripts/bench_sssp.sh --quick    # smaller set (parts main, sweep, cpu); main and sweep take
+#   scripts/bench_sssp.sh            # full set (parts main, large, balance, sweep, roads, batch, cpu)
+#   scripts/bench_sssp.sh --quick    # smaller set (parts main, sweep, roads, cpu); main and sweep take
 #                                    # under 3 minutes on an H200
 #   scripts/bench_sssp.sh --quick -- --random-sources 4   # after --: extra sssp_bench (= sssp bench) options
 #   SSSP_BENCH_PARTS=large scripts/bench_sssp.sh   # only some parts (one file set each)
@@ -20,6 +20,11 @@
 #   balance  sssp_load_balance.json  three-stage, binned and merge-path relax on R-MAT,
 #                            grids, uniform random, road and social graphs (full mode only)
 #   sweep    sssp_delta.json delta = c * mean weight / mean degree, c = 2..128
+#   roads    sssp_roads.json the shared road graphs through the chain contraction and PHAST
+#                            (src/contraction_bench): each GPU strategy plain and contracted, the
+#                            CPU delta-stepping plain and contracted at its best delta of four,
+#                            PHAST's GPU sweep and its host query, 4 sources, same process; its
+#                            stdout (the same tables) in sssp_roads.md
 #   batch    sssp_batch_{road,grid,rmat}.json  many sources at once (concurrent_sources_bench):
 #                            DE with 64 sources, grid 1024^2 and rmat:20:16 with 16 each;
 #                            one after another, GpuSolver::solve_batch, 8 concurrent solvers,
@@ -63,7 +68,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
 bench_parse_args bench_sssp.sh sssp_bench "$@"
 
 bench_require_gpu bench_sssp.sh
-bench_binary src/sssp_bench sssp_bench
 bench_results_dir
 data="${SSSP_DATASETS:-$(cd "$bench_root/.." && pwd)/shared/datasets}"
 downloads="${SSSP_DOWNLOADS:-$bench_root/datasets/downloads}"
@@ -81,7 +85,7 @@ if [ "$mode" = quick ]; then
             urand:262144:16 urand:524288:16 urand:1048576:16)
   sweep_generate=(rmat:20:16)
   cpu_generate=(rmat:18:16 grid:1024:1024)
-  parts="${SSSP_BENCH_PARTS:-main sweep cpu}"
+  parts="${SSSP_BENCH_PARTS:-main sweep roads cpu}"
 else
   runs="${SSSP_BENCH_RUNS:-5}"
   generate=(rmat:20:16 rmat:21:16 rmat:22:16 "rmat:20:16:$paper_rmat" "rmat:21:16:$paper_rmat"
@@ -89,7 +93,7 @@ else
             urand:1048576:16 urand:2097152:16 urand:4194304:16)
   sweep_generate=(rmat:20:16 grid:1024:1024)
   cpu_generate=(rmat:20:16 urand:1048576:16 grid:1024:1024 grid:2048:2048)
-  parts="${SSSP_BENCH_PARTS:-main large balance sweep batch cpu}"
+  parts="${SSSP_BENCH_PARTS:-main large balance sweep roads batch cpu}"
 fi
 large_generate=(rmat:23:16 rmat:24:16 grid:4096:4096 urand:8388608:16)
 balance_generate=(rmat:20:16 rmat:22:16 "rmat:20:16:$paper_rmat" grid:1024:1024 grid:2048:2048 urand:1048576:16)
@@ -97,12 +101,15 @@ balance_files=(road/DE.gr road/amsterdam-roads.mtx road/luxembourg_osm.mtx socia
                social/as-22july06.mtx)
 for p in $parts; do
   case "$p" in
-    main|large|balance|sweep|batch|cpu) ;;
-    *) echo "bench_sssp.sh: unknown part '$p' in SSSP_BENCH_PARTS (main, large, balance, sweep, batch, cpu)" >&2
+    main|large|balance|sweep|roads|batch|cpu) ;;
+    *) echo "bench_sssp.sh: unknown part '$p' in SSSP_BENCH_PARTS (main, large, balance, sweep, roads, batch, cpu)" >&2
        exit 2 ;;
   esac
 done
 want() { case " $parts " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+# sssp_bench only where a part runs it (the roads, batch and cpu parts run their own tools).
+bench_bin=""
+if want main || want large || want balance || want sweep; then bench_binary src/sssp_bench sssp_bench; fi
 
 # FILE[@RULE]; files missing here are skipped with a message.
 shared=(road/DE.gr road/rome99.gr road/andorra_osm.mtx road/amsterdam-roads.mtx road/luxembourg_osm.mtx
@@ -173,6 +180,21 @@ if want sweep; then
   mapfile -t gen_args < <(generate_args "${sweep_generate[@]}")
   run sssp_delta "${common[@]}" --runs "$runs" --no-cpu --delta-c 2,4,8,16,32,64,128 "${gen_args[@]}" \
     "${sweep_graph[@]}"
+fi
+
+if want roads; then
+  road_files=()
+  for f in road/DE.gr road/luxembourg_osm.mtx road/andorra_osm.mtx road/amsterdam-roads.mtx road/rome99.gr; do
+    if [ -f "$data/$f" ]; then road_files+=("$data/$f"); else echo "skipping $f in the roads part: not under $data" >&2; fi
+  done
+  if [ "${#road_files[@]}" -gt 0 ]; then
+    sssp_bench_bin="$bench_bin"
+    bench_binary src/contraction_bench contraction_bench
+    roads_bin="$bench_bin"
+    bench_bin="$sssp_bench_bin"
+    run_recorded sssp_roads contraction_bench "$bench_out/sssp_roads.md" \
+      "$roads_bin" --runs "$runs" --sources 4 --seed 1 --json "$bench_out/sssp_roads.json" "${road_files[@]}"
+  fi
 fi
 
 if want batch && [ "$mode" = full ]; then

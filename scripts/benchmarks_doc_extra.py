@@ -10,6 +10,8 @@ Inputs (all optional; a section is left out when its file is absent):
   scale/scale_*.json       records written by `sssp --json` (scripts/scale_run.sh)
   sssp_batch*.json         concurrent_sources_bench --json (bench_sssp.sh's batch part): many
                            sources one after another, batched, concurrent, and the CPU's batch
+  sssp_roads.json          contraction_bench --json (bench_sssp.sh's roads part): road graphs
+                           plain, through the chain contraction, and by PHAST, beside the CPU
 """
 import glob
 import math
@@ -262,7 +264,80 @@ def batch_section(doc, rows):
     doc.add("GPU batch vs CPU batch: the CPU batch's time over the GPU batch's (above 1: the GPU is faster).", "")
 
 
-def add_sections(doc, results_dir):
+def _solver(record, name):
+    return next((s for s in record["solvers"] if s["solver"] == name), None)
+
+
+def _ratio(a, b):
+    return f"{a / b:.2f}x" if a and b else "-"
+
+
+def roads_section(doc, data):
+    graphs = [g for g in data.get("graphs", []) if g.get("solvers")]
+    if not graphs:
+        return
+    doc.add("## Road graphs: chain contraction and PHAST", "")
+    doc.add(f"`contraction_bench` (bench_sssp.sh's roads part) on {data['device']}: the same "
+            f"{data['sources_per_graph']} random sources per graph (seed {data['seed']}) solved plain and through "
+            "the chain contraction (the default of `sssp` where it pays: the core solve plus the host's piece "
+            "search and read-off, all timed), by each GPU strategy and by the CPU delta-stepping "
+            "(all threads), each at its best delta of "
+            + ", ".join(f"{f:g}" for f in data["delta_factors"])
+            + " times its own rule; then PHAST over a contraction hierarchy of the core (`--strategy phast`: "
+            "the host's piece and upward searches, the GPU sweep and read-off; and the same query on one host "
+            f"thread, `phast-cpu`). Mean over the sources of the per-source median of {data['runs']} timed "
+            "solves, ms; the contraction and the hierarchy are built once per graph, like loading, and shown "
+            "apart. Every result checked against Dijkstra.", "")
+    rows = []
+    default_ratios, phast_ratios, phast_core_ratios = [], [], []
+    for g in graphs:
+        cpu = _solver(g, "cpu delta-stepping")
+        nf = _solver(g, "gpu near-far")
+        h = g.get("hierarchy")
+        exact = all(s["plain"]["exact"] and s["contracted"]["exact"] for s in g["solvers"]) and (
+            not h or (h["gpu"]["exact"] and h["cpu_one_thread"]["exact"]))
+        cpu_plain, cpu_core = cpu["plain"]["ms"], cpu["contracted"]["ms"]
+        default_ratios.append(cpu_plain / nf["contracted"]["ms"])
+        if h:
+            phast_ratios.append(cpu_plain / h["gpu"]["ms"])
+            phast_core_ratios.append(cpu_core / h["gpu"]["ms"])
+        rows.append([g["graph"], g["vertices"], f"{100.0 * g['core_vertices'] / g['vertices']:.1f}%",
+                     f"{cpu_plain:.3f}", f"{cpu_core:.3f}", f"{nf['plain']['ms']:.3f} ({nf['plain']['rounds']:.0f})",
+                     f"{nf['contracted']['ms']:.3f} ({nf['contracted']['rounds']:.0f})",
+                     f"{h['gpu']['ms']:.3f}" if h else "-", f"{h['cpu_one_thread']['ms']:.3f}" if h else "-",
+                     _ratio(cpu_plain, nf["contracted"]["ms"]),
+                     _ratio(cpu_plain, h["gpu"]["ms"]) if h else "-", _ratio(cpu_core, h["gpu"]["ms"]) if h else "-",
+                     f"{g['contract_ms']:.1f} / " + (f"{h['build_ms']:.0f}" if h else "-"),
+                     "yes" if exact else "NO"])
+    doc.table(["graph", "vertices", "core", "CPU ms", "CPU contracted", "GPU near-far (rounds)",
+               "GPU near-far contracted (rounds)", "PHAST GPU", "PHAST host", "contracted near-far vs CPU",
+               "PHAST vs CPU", "PHAST vs CPU contracted", "contraction / hierarchy build ms", "exact"], rows,
+              ["---"] + ["---:"] * 12 + ["---"])
+    doc.add("CPU: delta-stepping on the whole graph at its best delta; \"vs\" columns: its time over ours (above "
+            "1: ours is faster). Contracted near-far is what `sssp --graph ROAD` runs by default.", "")
+    text = (f"Across these graphs the default (contracted near-far) runs at {min(default_ratios):.2f}-"
+            f"{max(default_ratios):.2f}x the CPU delta-stepping on the whole graph")
+    if phast_ratios:
+        text += (f"; PHAST at {min(phast_ratios):.1f}-{max(phast_ratios):.1f}x, and at "
+                 f"{min(phast_core_ratios):.1f}-{max(phast_core_ratios):.1f}x the CPU delta-stepping on the "
+                 "contracted core")
+    doc.add(text + ".", "")
+    doc.add("<details><summary>Every solver, plain and contracted</summary>", "")
+    for g in graphs:
+        doc.add(f"{g['graph']}: core {g['core_vertices']} of {g['vertices']} vertices, {g['core_arcs']} of "
+                f"{g['arcs']} arcs ({g['shortcuts']} shortcuts)", "")
+        doc.table(["solver", "plain ms", "rounds", "delta", "contracted ms", "rounds", "delta",
+                   "of it on the host", "speed-up", "exact"],
+                  [[s["solver"], f"{s['plain']['ms']:.3f}", f"{s['plain']['rounds']:.0f}",
+                    f"{s['plain']['delta']:.0f}", f"{s['contracted']['ms']:.3f}", f"{s['contracted']['rounds']:.0f}",
+                    f"{s['contracted']['delta']:.0f}", f"{s['host_ms']:.3f}",
+                    _ratio(s["plain"]["ms"], s["contracted"]["ms"]),
+                    "yes" if s["plain"]["exact"] and s["contracted"]["exact"] else "NO"] for s in g["solvers"]],
+                  ["---"] + ["---:"] * 8 + ["---"])
+    doc.add("</details>", "")
+
+
+def add_sections(doc, results_dir, roads_dir=None):
     sort = _load(os.path.join(results_dir, "multisplit_sort.json"))
     hist = _load(os.path.join(results_dir, "multisplit_histogram.json"))
     red = _load(os.path.join(results_dir, "multisplit_reduce.json"))
@@ -282,6 +357,9 @@ def add_sections(doc, results_dir):
     lb = _load(os.path.join(results_dir, "sssp_load_balance.json"))
     if lb:
         load_balance_section(doc, lb)
+    roads = _load(os.path.join(roads_dir or results_dir, "sssp_roads.json"))
+    if roads:
+        roads_section(doc, roads)
     batches = batch_rows(results_dir)
     if batches:
         batch_section(doc, batches)

@@ -9,21 +9,27 @@
 // Dijkstra on the whole graph (the "exact" column).
 //
 //   contraction_bench [--runs N] [--sources K] [--seed S] [--threads T]
-//                     [--strategy NAME]... [--delta-factors F,F,...] [--no-hierarchy] GRAPH...
+//                     [--strategy NAME]... [--delta-factors F,F,...] [--no-hierarchy]
+//                     [--json FILE] GRAPH...
 // Then, unless --no-hierarchy, PHAST over a contraction hierarchy of the core
 // (graph/hierarchy.hpp): the GPU sweep and the same query on one host thread,
 // against the same CPU baselines; the hierarchy's build time apart.
 // GRAPH: a file (.mtx, .gr, .el; weights from the file, random:1:1000 where
-// it has none) or gen:SPEC. Integer weights only.
+// it has none) or gen:SPEC. Integer weights only. --json: the same numbers
+// as one record (bench_sssp.sh's roads part; docs/BENCHMARKS.md reads it).
+// Exit 3 when some result differed from Dijkstra.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "graph/contraction.hpp"
 #include "graph/error.hpp"
@@ -51,6 +57,7 @@ struct Args {
   std::vector<double> delta_factors{0.5, 1, 2, 4};
   std::vector<std::string> graphs;
   bool hierarchy = true;  // also PHAST over a contraction hierarchy of the core
+  std::string json_path;
 };
 
 Args parse(int argc, char** argv) {
@@ -73,6 +80,8 @@ Args parse(int argc, char** argv) {
       a.strategies.push_back(sssp::parse_strategy(value()));
     } else if (arg == "--no-hierarchy") {
       a.hierarchy = false;
+    } else if (arg == "--json") {
+      a.json_path = value();
     } else if (arg == "--delta-factors") {
       a.delta_factors.clear();
       std::stringstream in(value());
@@ -135,7 +144,12 @@ Best best_over_deltas(const std::vector<graph::vertex_id>& sources, const std::v
   return best;
 }
 
-void bench(const std::string& name, const graph::IntCsr& g, const Args& a) {
+nlohmann::json best_json(const Best& b) {
+  return {{"ms", b.ms}, {"delta", b.delta}, {"rounds", b.rounds}, {"exact", b.exact}};
+}
+
+// Prints one graph's tables and returns the same numbers as a record.
+nlohmann::json bench(const std::string& name, const graph::IntCsr& g, const Args& a) {
   const auto t0 = Clock::now();
   const graph::ChainContraction c = graph::contract_chains(g);
   const double contract_ms = ms_since(t0);
@@ -154,8 +168,19 @@ void bench(const std::string& name, const graph::IntCsr& g, const Args& a) {
             << "| solver | plain ms | rounds | contracted ms | rounds | of it on the host | speed-up | plain delta | contracted delta | exact |\n"
             << "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
   std::cout << std::setprecision(3);
+  nlohmann::json record = {{"graph", name},
+                           {"vertices", g.num_vertices},
+                           {"arcs", g.num_arcs()},
+                           {"core_vertices", c.core_vertices()},
+                           {"core_arcs", c.core_arcs()},
+                           {"shortcuts", c.shortcuts},
+                           {"contract_ms", contract_ms},
+                           {"sources", sources},
+                           {"solvers", nlohmann::json::array()}};
   // host_ms: the contracted solve's piece search and expansion, mean over all its runs.
   const auto row = [&](const std::string& solver, const Best& plain, const Best& contracted, double host_ms) {
+    record["solvers"].push_back(
+        {{"solver", solver}, {"plain", best_json(plain)}, {"contracted", best_json(contracted)}, {"host_ms", host_ms}});
     std::cout << "| " << solver << " | " << plain.ms << " | " << std::setprecision(0) << plain.rounds << " | "
               << std::setprecision(3) << contracted.ms << " | " << std::setprecision(0) << contracted.rounds << " | "
               << std::setprecision(3) << host_ms << " | " << std::setprecision(2) << plain.ms / contracted.ms << "x | " << std::setprecision(0) << plain.delta
@@ -249,7 +274,7 @@ void bench(const std::string& name, const graph::IntCsr& g, const Args& a) {
   row("cpu delta-stepping", cp, cq, cpu_host_ms / std::max(1, cpu_host_runs));
   std::cout << "\nbest contracted GPU vs plain CPU delta-stepping (at its best delta): " << std::setprecision(2)
             << cp.ms / best_gpu_contracted.ms << "x; vs contracted CPU: " << cq.ms / best_gpu_contracted.ms << "x\n";
-  if (!a.hierarchy) return;
+  if (!a.hierarchy) return record;
 
   // PHAST over a contraction hierarchy of the core: the GPU sweep, and the
   // same query on one host thread. The hierarchy is built once per graph.
@@ -297,6 +322,26 @@ void bench(const std::string& name, const graph::IntCsr& g, const Args& a) {
             << std::setprecision(3) << "| cpu, sweep on one thread | " << pc.ms << " | " << h.levels() << " | - | "
             << std::setprecision(2) << cp.ms / pc.ms << "x | " << cq.ms / pc.ms << "x | " << (pc.exact ? "yes" : "NO")
             << " |\n";
+  record["hierarchy"] = {{"build_ms", hierarchy_ms},
+                         {"shortcuts", h.shortcuts},
+                         {"levels", h.levels()},
+                         {"gpu", best_json(pg)},
+                         {"gpu_parts_ms",
+                          {{"piece", parts_sum.piece_ms / runs},
+                           {"upward", parts_sum.upward_ms / runs},
+                           {"sweep", parts_sum.sweep_ms / runs},
+                           {"read_off", parts_sum.expand_ms / runs}}},
+                         {"cpu_one_thread", best_json(pc)}};
+  return record;
+}
+
+// Whether every result of a record was exact.
+bool all_exact(const nlohmann::json& r) {
+  for (const auto& s : r.value("solvers", nlohmann::json::array()))
+    if (!s["plain"]["exact"].get<bool>() || !s["contracted"]["exact"].get<bool>()) return false;
+  if (r.contains("hierarchy"))
+    return r["hierarchy"]["gpu"]["exact"].get<bool>() && r["hierarchy"]["cpu_one_thread"]["exact"].get<bool>();
+  return true;
 }
 
 }  // namespace
@@ -307,14 +352,29 @@ int main(int argc, char** argv) {
     std::cout << "contraction_bench: " << a.runs << " timed runs (after a warm-up) per source and delta; delta factors";
     for (const double f : a.delta_factors) std::cout << " " << f;
     std::cout << "; GPU " << sssp::gpu_description(0) << "\n";
+    nlohmann::json out = {{"bench", "contraction_bench"},
+                          {"device", sssp::gpu_description(0)},
+                          {"runs", a.runs},
+                          {"sources_per_graph", a.sources},
+                          {"seed", a.seed},
+                          {"delta_factors", a.delta_factors},
+                          {"graphs", nlohmann::json::array()}};
+    bool exact = true;
     sssp_bench::for_each_bench_graph(a.graphs, a.seed, [&](const std::string& name, const auto& g) {
       if constexpr (std::is_same_v<std::decay_t<decltype(g)>, graph::IntCsr>) {
-        bench(name, g, a);
+        out["graphs"].push_back(bench(name, g, a));
+        exact = exact && all_exact(out["graphs"].back());
       } else {
         std::cout << "\n## " << name << ": float weights, not contracted (skipped)\n";
       }
     });
-    return 0;
+    if (!a.json_path.empty()) {
+      std::ofstream f(a.json_path);
+      f << out.dump(1) << "\n";
+      if (!f) throw std::runtime_error("cannot write " + a.json_path);
+    }
+    if (!exact) std::cerr << "contraction_bench: some result differed from Dijkstra (the \"exact\" columns)\n";
+    return exact ? 0 : 3;
   } catch (const std::exception& e) {
     std::cerr << "contraction_bench: " << e.what() << "\n";
     return 1;
