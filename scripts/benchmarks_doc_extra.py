@@ -314,8 +314,9 @@ def roads_section(doc, data):
                "PHAST vs CPU", "PHAST vs CPU contracted", "contraction / hierarchy build ms", "exact"], rows,
               ["---"] + ["---:"] * 12 + ["---"])
     doc.add("CPU: delta-stepping on the whole graph at its best delta; \"vs\" columns: its time over ours (above "
-            "1: ours is faster). Contracted near-far is what `sssp --graph ROAD` runs by default.", "")
-    text = (f"Across these graphs the default (contracted near-far) runs at {min(default_ratios):.2f}-"
+            "1: ours is faster). Contracted near-far is what `sssp --graph ROAD` runs by default where "
+            "`--contract auto` contracts (its rule: docs/ARCHITECTURE.md, `--contract auto|on|off`).", "")
+    text = (f"Across these graphs contracted near-far runs at {min(default_ratios):.2f}-"
             f"{max(default_ratios):.2f}x the CPU delta-stepping on the whole graph")
     if phast_ratios:
         text += (f"; PHAST at {min(phast_ratios):.1f}-{max(phast_ratios):.1f}x, and at "
