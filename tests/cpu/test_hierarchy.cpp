@@ -1,8 +1,10 @@
 // Contraction hierarchy and PHAST against Dijkstra: random sparse graphs,
 // road-like graphs, grids, zero weights, one-way arcs, many seeds at once,
 // and the whole road pipeline (chain contraction, a hierarchy over its core,
-// PHAST from the entry's seeds, then the read-off).
+// PHAST from the entry's seeds, then the read-off), and the same hierarchy
+// from any thread count.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <cstdint>
 #include <random>
@@ -100,4 +102,28 @@ TEST(Hierarchy, OverAChainContractionsCore) {
         ASSERT_EQ(want[v], dist[v]) << "seed " << seed << ", source " << s << ", vertex " << v;
     }
   }
+}
+
+// The rounds' witness searches run on every thread, and the hierarchy must
+// not depend on how many: the same ranks, levels and arcs from one thread
+// and from four.
+TEST(Hierarchy, SameOnAnyThreadCount) {
+  test_support::RoadSpec spec;
+  spec.junctions = 400;
+  spec.roads = 900;
+  spec.trees = 100;
+  const IntCsr g = test_support::road_like(spec, 9);
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const Hierarchy one = build_hierarchy(g);
+  omp_set_num_threads(4);
+  const Hierarchy four = build_hierarchy(g);
+  omp_set_num_threads(before);
+  EXPECT_EQ(one.rank, four.rank);
+  EXPECT_EQ(one.level_offsets, four.level_offsets);
+  EXPECT_EQ(one.up_targets, four.up_targets);
+  EXPECT_EQ(one.up_weights, four.up_weights);
+  EXPECT_EQ(one.down_tails, four.down_tails);
+  EXPECT_EQ(one.down_weights, four.down_weights);
+  EXPECT_EQ(one.shortcuts, four.shortcuts);
 }

@@ -3,12 +3,14 @@
 // Nowatzyk and Werneck, "PHAST: Hardware-Accelerated Shortest Path Trees",
 // IPDPS 2011).
 //
-// Building: vertices are contracted one at a time, least important first
-// (edge difference plus contracted neighbours, updated lazily); contracting v
+// Building: vertices are contracted least important first (edge difference
+// plus contracted neighbours plus depth), in rounds of vertices each less
+// important than all its neighbours, on every OpenMP thread; contracting v
 // adds a shortcut u -> x for each pair of arcs u -> v -> x unless a witness
-// search finds a path from u to x no longer than the pair that avoids v. A
-// search cut short only adds shortcuts that were not needed, so the result is
-// exact whatever the search limits. rank = contraction order.
+// search finds a path from u to x no longer than the pair that avoids v (and
+// the round's other vertices). A search cut short only adds shortcuts that
+// were not needed, so the result is exact whatever the search limits, and it
+// does not depend on the thread count. rank = contraction order.
 //
 // Query (PHAST): a Dijkstra from the sources over the upward arcs (to higher
 // ranks) only, then one sweep over all vertices in decreasing rank that

@@ -1,6 +1,8 @@
 // Contraction hierarchy construction and the PHAST query (graph/hierarchy.hpp).
 #include "graph/hierarchy.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <functional>
 #include <limits>
@@ -16,26 +18,64 @@ namespace {
 constexpr std::uint64_t kInf = std::numeric_limits<std::uint64_t>::max();
 // Witness searches stop after settling this many vertices: a longer search
 // would rarely find a witness, and a missed one costs only a shortcut. The
-// ordering's simulated contractions search less than the real ones.
+// priorities' simulated contractions search far less than the real ones
+// (they are most of the build's time), and a vertex's depth in the
+// hierarchy so far weighs on its priority, which keeps PHAST's levels few.
+// Both measured in docs/TUNING.md ("PHAST over a contraction hierarchy").
 constexpr std::uint32_t kWitnessSettleLimit = 400;
-constexpr std::uint32_t kSimulatedSettleLimit = 50;
+constexpr std::uint32_t kSimulatedSettleLimit = 8;
+constexpr std::int64_t kDepthWeight = 4;
 
 struct Arc {
   vertex_id other;
   std::uint64_t weight;
 };
 
+// A witness search's scratch, one per thread: distances sized to the graph
+// (infinite between searches but the touched ones), the heap, and the
+// targets still open.
+struct WitnessScratch {
+  std::vector<std::uint64_t> dist;
+  std::vector<std::uint32_t> target;  // = search id: an open target of the current search
+  std::vector<vertex_id> touched;
+  std::vector<std::pair<std::uint64_t, vertex_id>> heap;
+  std::uint32_t search_id = 0;
+  std::uint32_t targets_left = 0;
+};
+
+// Ties between equal priorities: a mixed id, so the vertices a round takes
+// are spread over the graph rather than clustered by id.
+std::uint32_t tie_hash(vertex_id v) {
+  std::uint32_t x = v * 0x9E3779B9u;
+  x ^= x >> 16;
+  x *= 0x85EBCA6Bu;
+  x ^= x >> 13;
+  return x;
+}
+
+// The contraction runs in rounds, each taking every remaining vertex whose
+// priority is smaller than all its neighbours' (an independent set, so no
+// two of them share an arc), as parallel CH builders do (Vetter, "Parallel
+// Time-Dependent Contraction Hierarchies", 2009). A round's witness searches
+// run in parallel, read-only, and avoid every vertex of the round, so each
+// vertex's shortcuts stay valid while the others are removed: a shortest
+// path through round vertices a -> w -> b (a, b outside the round, since no
+// two round vertices are adjacent) keeps either the shortcut a -> b or a
+// witness that avoids the whole round. The round's shortcuts and removals
+// are then applied in vertex order on one thread, and the neighbours'
+// priorities recomputed in parallel: the result does not depend on the
+// thread count.
 class Builder {
  public:
   explicit Builder(const IntCsr& g)
-      : n_(g.num_vertices), out_(n_), in_(n_), contracted_(n_, 0), deleted_(n_, 0), dist_(n_, kInf) {
+      : n_(g.num_vertices), out_(n_), in_(n_), state_(n_, kRemaining), deleted_(n_, 0), priority_(n_, 0) {
     for (vertex_id u = 0; u < n_; ++u)
       for (edge_offset e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
         const vertex_id v = g.targets[e];
         if (v == u) continue;
-        out_[u].push_back({v, g.weights[e]});
-        in_[v].push_back({u, g.weights[e]});
+        add_arc(u, v, g.weights[e]);  // the lightest of parallel arcs only
       }
+    scratch_.resize(static_cast<std::size_t>(omp_get_max_threads()));
   }
 
   Hierarchy build() {
@@ -45,34 +85,53 @@ class Builder {
     // Per vertex, its arcs once it is contracted: up (to later ranks) and
     // down-in (from later ranks).
     std::vector<std::vector<Arc>> up(n_), down_in(n_);
-    using Item = std::pair<std::int64_t, vertex_id>;
-    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
-    for (vertex_id v = 0; v < n_; ++v) queue.push({priority(v), v});
+    std::vector<vertex_id> remaining(n_);
+    std::iota(remaining.begin(), remaining.end(), vertex_id{0});
+    update_priorities(remaining);
+    std::vector<vertex_id> round, touched_neighbours;
+    std::vector<std::vector<Shortcut>> needed;
+    std::vector<char> is_neighbour(n_, 0);
     vertex_id next_rank = 0;
-    while (!queue.empty()) {
-      const vertex_id v = queue.top().second;
-      queue.pop();
-      if (contracted_[v]) continue;
-      const std::int64_t p = priority(v);
-      if (!queue.empty() && p > queue.top().first) {
-        queue.push({p, v});  // lazy update: it became less attractive
-        continue;
+    while (!remaining.empty()) {
+      round.clear();
+      for (const vertex_id v : remaining)
+        if (locally_least(v)) round.push_back(v);
+      for (const vertex_id v : round) state_[v] = kInRound;
+      needed.assign(round.size(), {});
+#pragma omp parallel for schedule(dynamic, 1)
+      for (std::int64_t i = 0; i < static_cast<std::int64_t>(round.size()); ++i)
+        shortcuts_for(round[static_cast<std::size_t>(i)], kWitnessSettleLimit, &needed[static_cast<std::size_t>(i)]);
+      touched_neighbours.clear();
+      for (std::size_t i = 0; i < round.size(); ++i) {
+        const vertex_id v = round[i];
+        state_[v] = kContracted;
+        h.rank[v] = next_rank++;
+        for (const Arc& a : in_[v]) {
+          erase(out_[a.other], v);
+          ++deleted_[a.other];
+          depth_[a.other] = std::max(depth_[a.other], depth_[v] + 1);
+          if (!is_neighbour[a.other]) touched_neighbours.push_back(a.other);
+          is_neighbour[a.other] = 1;
+        }
+        for (const Arc& a : out_[v]) {
+          erase(in_[a.other], v);
+          ++deleted_[a.other];
+          depth_[a.other] = std::max(depth_[a.other], depth_[v] + 1);
+          if (!is_neighbour[a.other]) touched_neighbours.push_back(a.other);
+          is_neighbour[a.other] = 1;
+        }
+        up[v] = std::move(out_[v]);
+        down_in[v] = std::move(in_[v]);
+        out_[v].clear();
+        in_[v].clear();
+        for (const Shortcut& sc : needed[i]) add_arc(sc.from, sc.to, sc.weight);
+        h.shortcuts += needed[i].size();
       }
-      h.shortcuts += shortcuts_for(v, true);
-      contracted_[v] = 1;
-      h.rank[v] = next_rank++;
-      up[v] = out_[v];
-      down_in[v] = in_[v];
-      for (const Arc& a : in_[v]) {
-        erase(out_[a.other], v);
-        ++deleted_[a.other];
-      }
-      for (const Arc& a : out_[v]) {
-        erase(in_[a.other], v);
-        ++deleted_[a.other];
-      }
-      out_[v].clear();
-      in_[v].clear();
+      for (const vertex_id u : touched_neighbours) is_neighbour[u] = 0;
+      update_priorities(touched_neighbours);
+      remaining.erase(std::remove_if(remaining.begin(), remaining.end(),
+                                     [&](vertex_id v) { return state_[v] == kContracted; }),
+                      remaining.end());
     }
 
     // Upward CSR by vertex.
@@ -117,6 +176,12 @@ class Builder {
   }
 
  private:
+  enum : char { kRemaining = 0, kInRound = 1, kContracted = 2 };
+  struct Shortcut {
+    vertex_id from, to;
+    std::uint64_t weight;
+  };
+
   static void erase(std::vector<Arc>& arcs, vertex_id v) {
     arcs.erase(std::remove_if(arcs.begin(), arcs.end(), [v](const Arc& a) { return a.other == v; }), arcs.end());
   }
@@ -136,80 +201,110 @@ class Builder {
     in_[x].push_back({u, w});
   }
 
-  // Dijkstra from u over the remaining graph without v, up to distance
-  // `bound` and kWitnessSettleLimit settled vertices; dist_ holds the result
-  // until reset_witness().
-  void witness_search(vertex_id u, vertex_id v, std::uint64_t bound, std::uint32_t settle_limit) {
+  // True when v's priority is below every neighbour's (ties by tie_hash,
+  // then id): at most one of two adjacent vertices is.
+  bool locally_least(vertex_id v) const {
+    const auto key = [&](vertex_id x) { return std::make_tuple(priority_[x], tie_hash(x), x); };
+    const auto mine = key(v);
+    for (const Arc& a : out_[v])
+      if (key(a.other) < mine) return false;
+    for (const Arc& a : in_[v])
+      if (key(a.other) < mine) return false;
+    return true;
+  }
+
+  // Dijkstra from u over the remaining graph, around v and the round's other
+  // vertices, up to distance `bound` and `settle_limit` settled vertices, or
+  // until every open target is settled; w.dist holds the result until the
+  // caller resets it.
+  void witness_search(WitnessScratch& w, vertex_id u, vertex_id v, std::uint64_t bound,
+                      std::uint32_t settle_limit) const {
     const auto later = std::greater<std::pair<std::uint64_t, vertex_id>>();
-    heap_.clear();
-    dist_[u] = 0;
-    touched_.push_back(u);
-    heap_.push_back({0, u});
+    w.heap.clear();
+    w.dist[u] = 0;
+    w.touched.push_back(u);
+    w.heap.push_back({0, u});
     std::uint32_t settled = 0;
-    while (!heap_.empty()) {
-      std::pop_heap(heap_.begin(), heap_.end(), later);
-      const auto [d, x] = heap_.back();
-      heap_.pop_back();
-      if (d > dist_[x]) continue;
+    while (!w.heap.empty()) {
+      std::pop_heap(w.heap.begin(), w.heap.end(), later);
+      const auto [d, x] = w.heap.back();
+      w.heap.pop_back();
+      if (d > w.dist[x]) continue;
       if (d > bound || ++settled > settle_limit) break;
+      if (w.target[x] == w.search_id && --w.targets_left == 0) break;  // every pair decided
       for (const Arc& a : out_[x]) {
-        if (a.other == v) continue;
+        if (a.other == v || state_[a.other] != kRemaining) continue;
         const std::uint64_t nd = d + a.weight;
-        if (nd < dist_[a.other]) {
-          if (dist_[a.other] == kInf) touched_.push_back(a.other);
-          dist_[a.other] = nd;
-          heap_.push_back({nd, a.other});
-          std::push_heap(heap_.begin(), heap_.end(), later);
+        if (nd <= bound && nd < w.dist[a.other]) {  // past the bound it witnesses nothing
+          if (w.dist[a.other] == kInf) w.touched.push_back(a.other);
+          w.dist[a.other] = nd;
+          w.heap.push_back({nd, a.other});
+          std::push_heap(w.heap.begin(), w.heap.end(), later);
         }
       }
     }
   }
-  void reset_witness() {
-    for (const vertex_id x : touched_) dist_[x] = kInf;
-    touched_.clear();
-  }
 
-  // The shortcuts contracting v needs now; added when `apply`.
-  std::uint64_t shortcuts_for(vertex_id v, bool apply) {
+  // The shortcuts contracting v needs now: counted, and appended to `out`
+  // when given. Thread-safe while the graph does not change.
+  std::uint64_t shortcuts_for(vertex_id v, std::uint32_t settle_limit, std::vector<Shortcut>* out) const {
+    WitnessScratch& w = scratch();
     std::uint64_t count = 0;
-    // Copies: add_arc may grow the lists of v's neighbours, not v's own.
     for (const Arc& in : in_[v]) {
       const vertex_id u = in.other;
       std::uint64_t bound = 0;
-      bool any = false;
-      for (const Arc& out : out_[v])
-        if (out.other != u) {
-          bound = std::max(bound, in.weight + out.weight);
-          any = true;
+      ++w.search_id;
+      w.targets_left = 0;
+      for (const Arc& o : out_[v])
+        if (o.other != u && w.target[o.other] != w.search_id) {
+          bound = std::max(bound, in.weight + o.weight);
+          w.target[o.other] = w.search_id;
+          ++w.targets_left;
         }
-      if (!any) continue;
-      witness_search(u, v, bound, apply ? kWitnessSettleLimit : kSimulatedSettleLimit);
-      for (const Arc& out : out_[v]) {
-        if (out.other == u) continue;
-        const std::uint64_t via = in.weight + out.weight;
-        if (dist_[out.other] <= via) continue;
+      if (w.targets_left == 0) continue;
+      witness_search(w, u, v, bound, settle_limit);
+      for (const Arc& o : out_[v]) {
+        if (o.other == u) continue;
+        const std::uint64_t via = in.weight + o.weight;
+        if (w.dist[o.other] <= via) continue;
         ++count;
-        if (apply) add_arc(u, out.other, via);
+        if (out) out->push_back({u, o.other, via});
       }
-      reset_witness();
+      for (const vertex_id x : w.touched) w.dist[x] = kInf;
+      w.touched.clear();
     }
     return count;
   }
 
-  // Edge difference plus contracted neighbours (Geisberger et al.).
-  std::int64_t priority(vertex_id v) {
-    const auto added = static_cast<std::int64_t>(shortcuts_for(v, false));
-    const auto removed = static_cast<std::int64_t>(in_[v].size() + out_[v].size());
-    return added - removed + static_cast<std::int64_t>(deleted_[v]);
+  // Edge difference plus contracted neighbours (Geisberger et al.), from a
+  // simulated contraction with a shorter witness search, plus the depth
+  // term (kDepthWeight).
+  void update_priorities(const std::vector<vertex_id>& vertices) {
+#pragma omp parallel for schedule(dynamic, 64)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(vertices.size()); ++i) {
+      const vertex_id v = vertices[static_cast<std::size_t>(i)];
+      const auto added = static_cast<std::int64_t>(shortcuts_for(v, kSimulatedSettleLimit, nullptr));
+      const auto removed = static_cast<std::int64_t>(in_[v].size() + out_[v].size());
+      priority_[v] = added - removed + static_cast<std::int64_t>(deleted_[v]) + kDepthWeight * depth_[v];
+    }
+  }
+
+  WitnessScratch& scratch() const {
+    WitnessScratch& w = scratch_[static_cast<std::size_t>(omp_get_thread_num())];
+    if (w.dist.size() < n_) {
+      w.dist.assign(n_, kInf);
+      w.target.assign(n_, 0);
+    }
+    return w;
   }
 
   vertex_id n_;
   std::vector<std::vector<Arc>> out_, in_;
-  std::vector<char> contracted_;
+  std::vector<char> state_;
   std::vector<std::uint32_t> deleted_;
-  std::vector<std::uint64_t> dist_;
-  std::vector<vertex_id> touched_;
-  std::vector<std::pair<std::uint64_t, vertex_id>> heap_;  // the witness search's, reused
+  std::vector<std::int64_t> priority_;
+  std::vector<std::int64_t> depth_ = std::vector<std::int64_t>(n_, 0);  // 1 + the deepest contracted neighbour's
+  mutable std::vector<WitnessScratch> scratch_;
 };
 
 }  // namespace
