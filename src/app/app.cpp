@@ -389,6 +389,25 @@ SolveFunction<Weight> Runner<Weight>::make_solver(Algorithm a, graph::vertex_id 
 template <class Weight>
 BatchSolveFunction<Weight> Runner<Weight>::make_batch_solver(Algorithm a, double delta,
                                                              sssp::GpuSolver<Weight>* gpu) const {
+  if constexpr (std::is_same_v<Weight, std::uint32_t>) {
+    if (a == Algorithm::Phast) {
+      sssp::HierarchyGpuSolver* solver = phast_gpu_.get();
+      return [solver](const std::vector<graph::vertex_id>& sources) {
+        sssp::BatchSolveResult<std::uint32_t> r = solver->solve_batch(sources);
+        BatchOutcome<Weight> outcome;
+        outcome.solve_ms = r.solve_ms;
+        outcome.sources_per_launch = r.sources_per_launch;
+        for (sssp::SolveResult<std::uint32_t>& one : r.per_source) {
+          SolveOutcome<Weight> o;
+          o.distances = std::move(one.distances);
+          o.relaxations = one.relaxations;
+          o.rounds = one.iterations;  // the sweep's levels
+          outcome.per_source.push_back(std::move(o));
+        }
+        return outcome;
+      };
+    }
+  }
   if (runs_on_gpu(a)) {
     const sssp::Strategy strategy = to_gpu_strategy(a);
     return [gpu, strategy, a, delta](const std::vector<graph::vertex_id>& sources) {
@@ -462,7 +481,11 @@ void Runner<Weight>::run_batches(double delta, sssp::GpuSolver<Weight>* gpu, Ref
     batch.batch_size = plan_.size;
     batch.calls = static_cast<std::uint32_t>((k + plan_.size - 1) / plan_.size);
     batch.solve_ms.assign(o_.runs, 0.0);
-    if (on_gpu) {
+    if (a == Algorithm::Phast) {
+      batch.solver = "phast, the piece and upward searches on " + std::to_string(omp_get_max_threads()) +
+                     " host threads, then one sweep block per source in shared launches";
+      batch.sources_per_launch = 0;
+    } else if (on_gpu) {
       batch.solver = std::string(to_string(a)) +
                      ", one block per source in shared launches, those that outgrow it together on copies of the graph";
       batch.solved_together = 0;
@@ -566,16 +589,20 @@ void Runner<Weight>::decide_contraction() {
     throw UsageError("--strategy phast and phast-cpu work on the chain contraction's core: drop --contract off");
   if (phast && !graph::DistanceTraits<Weight>::is_integer)
     throw UsageError("--strategy phast and phast-cpu need integer weights (this graph's are float)");
-  if (phast && plan_.any())
-    throw UsageError("--strategy phast and phast-cpu solve one source after another, and " + plan_.reason +
-                     ": add --batch 1 to solve the other strategies' sources one by one too");
+  // Batched near-far and bellman-ford solve the whole graph, phast the
+  // contraction's core: one run does not mix them.
+  const bool other_batches = std::any_of(plan_.batched.begin(), plan_.batched.end(),
+                                         [](Algorithm a) { return a != Algorithm::Phast; });
+  if (phast && other_batches)
+    throw UsageError("--strategy phast solves the contraction's core, and " + plan_.reason +
+                     " on the whole graph: add --batch 1 to solve every strategy's sources one by one");
   if (o_.contract == ContractRequest::Off) {
     info.reason = "--contract off";
   } else if (!graph::DistanceTraits<Weight>::is_integer) {
     info.reason = "float weights: a shortcut's sum would round unlike the solvers' step-by-step sums";
-  } else if (plan_.any()) {
+  } else if (plan_.any() && !phast) {
     info.reason = "batched sources solve the whole graph";
-  } else if (!any_solver) {
+  } else if (!any_solver && !phast) {
     info.reason = "dijkstra, the reference, solves the whole graph";
   } else if constexpr (std::is_same_v<Weight, std::uint32_t>) {
     // Contraction saves rounds, and only graphs of many rounds (high hop

@@ -15,7 +15,7 @@ std::string join_names(const std::vector<Algorithm>& algorithms) {
 }  // namespace
 
 bool batchable(Algorithm a, DeviceKind device) {
-  if (device == DeviceKind::Gpu) return a == Algorithm::NearFar || a == Algorithm::BellmanFord;
+  if (device == DeviceKind::Gpu) return a == Algorithm::NearFar || a == Algorithm::BellmanFord || a == Algorithm::Phast;
   return a == Algorithm::Dijkstra || a == Algorithm::DeltaStepping;
 }
 
@@ -26,7 +26,7 @@ void check_batch_request(const AppOptions& options, DeviceKind device, const std
     // On the GPU the CPU strategies are the per-source baseline: not batched, not refused.
     if (device == DeviceKind::Gpu && !runs_on_gpu(a)) continue;
     throw UsageError("--batch " + std::to_string(options.batch) + ": " + to_string(a) +
-                     " cannot be batched (batched: near-far and bellman-ford on the GPU, dijkstra and "
+                     " cannot be batched (batched: near-far, bellman-ford and phast on the GPU, dijkstra and "
                      "delta-stepping on the CPU); use --batch auto or --batch 1");
   }
 }

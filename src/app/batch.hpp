@@ -13,7 +13,8 @@
 
 namespace app {
 
-// What can be batched: near-far and bellman-ford on the GPU (solve_batch);
+// What can be batched: near-far and bellman-ford on the GPU (solve_batch),
+// phast (HierarchyGpuSolver::solve_batch);
 // on the cpu device, dijkstra and delta-stepping, both as the batched
 // Dijkstra (one source per thread). On the gpu device the CPU strategies
 // are the per-source baseline and stay sequential.

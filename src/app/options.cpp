@@ -86,7 +86,8 @@ po::options_description sssp_description() {
        "file, comma separated, or a FILE of ids (one per line, # comments, like --sources FILE)")
       ("batch", po::value<std::string>()->value_name("B|auto"),
        "several sources: solve B at a time in one batched call (GPU near-far and bellman-ford: one block "
-       "per source in shared launches; CPU: Dijkstra, one source per thread); auto (default): all in one "
+       "per source in shared launches; phast: the host searches on every thread, then a sweep block per "
+       "source; CPU: Dijkstra, one source per thread); auto (default): all in one "
        "call, split by free GPU memory; 1: one source after another. --predecessors, --path-to, "
        "--delta-sweep and the other strategies always run one source after another, and so do "
        "dijkstra and delta-stepping compared on the CPU unless --batch is given")

@@ -1,6 +1,7 @@
 #include "sssp/hierarchy_solver.hpp"
 
 #include <cuda_runtime.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <chrono>
@@ -25,6 +26,9 @@ constexpr std::uint64_t kInf = std::numeric_limits<std::uint64_t>::max();
 // Cores up to this many vertices keep their distances in shared memory
 // during the sweep (8 bytes each; the H100 and H200 give a block 227 KB).
 constexpr std::uint32_t kSharedMaxVertices = 26 * 1024;
+// Sources per launch of solve_batch at most (a block each; memory may
+// allow fewer).
+constexpr std::uint64_t kMaxBatchLaunch = 1024;
 
 // A position's downward in-arcs, loaded ahead: the first kPrefetchArcs of
 // them in registers, the rest read when used.
@@ -83,21 +87,27 @@ __device__ __forceinline__ std::uint64_t relax_arcs(std::uint64_t d, std::uint64
 // graph measured has fewer than a hundred).
 constexpr std::uint32_t kSharedLevelOffsets = 4096;
 
-// One block sweeps the whole core: a level's positions relax their downward
-// in-arcs (whose tails sit in earlier levels), then a block barrier. Each
-// thread loads its next level's arcs before that barrier, and the level
-// bounds come from shared memory, so a level's critical path is its
-// distance loads, not the arc loads behind them. With kShared the distances
-// live in shared memory; else in `scratch`.
+// One block sweeps the whole core for one source (block b: source b of the
+// launch, its seeds seed_offsets[b] .. seed_offsets[b + 1], its distances
+// at b x n in core_dist and scratch): a level's positions relax their
+// downward in-arcs (whose tails sit in earlier levels), then a block
+// barrier. Each thread loads its next level's arcs before that barrier, and
+// the level bounds come from shared memory, so a level's critical path is
+// its distance loads, not the arc loads behind them. With kShared the
+// distances live in shared memory; else in `scratch`.
 template <bool kShared>
 __global__ void __launch_bounds__(kSweepThreads)
     phast_sweep(const std::uint64_t* __restrict__ down_offsets, const std::uint32_t* __restrict__ down_tails,
                 const std::uint64_t* __restrict__ down_weights, const std::uint32_t* __restrict__ level_offsets,
                 std::uint32_t levels, const std::uint32_t* __restrict__ order, std::uint32_t n,
-                const std::uint32_t* __restrict__ seed_positions, const std::uint64_t* __restrict__ seed_distances,
-                std::uint32_t seeds, std::uint64_t* scratch, std::uint64_t* __restrict__ core_dist) {
+                const std::uint32_t* __restrict__ seed_offsets, const std::uint32_t* __restrict__ seed_positions,
+                const std::uint64_t* __restrict__ seed_distances, std::uint64_t* scratch,
+                std::uint64_t* __restrict__ core_dist) {
   extern __shared__ std::uint64_t shared_words[];
-  std::uint64_t* dist = kShared ? shared_words : scratch;
+  const std::uint64_t mine = std::uint64_t{blockIdx.x} * n;
+  std::uint64_t* dist = kShared ? shared_words : scratch + mine;
+  core_dist += mine;
+  const std::uint32_t first_seed = seed_offsets[blockIdx.x], end_seed = seed_offsets[blockIdx.x + 1];
   auto* shared_levels = reinterpret_cast<std::uint32_t*>(shared_words + (kShared ? n : 0));
   const bool levels_in_shared = levels + 1 <= kSharedLevelOffsets;
   const std::uint32_t* lv = levels_in_shared ? shared_levels : level_offsets;
@@ -105,7 +115,8 @@ __global__ void __launch_bounds__(kSweepThreads)
     for (std::uint32_t l = threadIdx.x; l <= levels; l += blockDim.x) shared_levels[l] = level_offsets[l];
   for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x) dist[i] = kInf;
   __syncthreads();
-  for (std::uint32_t i = threadIdx.x; i < seeds; i += blockDim.x) dist[seed_positions[i]] = seed_distances[i];
+  for (std::uint32_t i = first_seed + threadIdx.x; i < end_seed; i += blockDim.x)
+    dist[seed_positions[i]] = seed_distances[i];
   std::uint32_t lo = lv[0], hi = levels > 0 ? lv[1] : lo;
   PendingItem item;
   load_item(item, lo + threadIdx.x, hi, down_offsets, down_tails, down_weights);
@@ -136,11 +147,18 @@ __global__ void __launch_bounds__(kSweepThreads)
 
 // Every vertex's distance from the core's (ContractionQuery::expand without
 // its last step, which the host does): a junction's own, a piece vertex's
-// nearer anchor.
-__global__ void read_off(std::uint32_t n, const std::uint32_t* __restrict__ core_of,
-                         const std::uint32_t* __restrict__ anchor_core, const std::uint64_t* __restrict__ anchor_offset,
-                         const std::uint64_t* __restrict__ core_dist, std::uint64_t* __restrict__ dist) {
-  for (std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
+// nearer anchor; for each of the launch's `sources` (core distances
+// core_n apart, distances n apart).
+__global__ void read_off(std::uint32_t n, std::uint32_t core_n, std::uint32_t sources,
+                         const std::uint32_t* __restrict__ core_of, const std::uint32_t* __restrict__ anchor_core,
+                         const std::uint64_t* __restrict__ anchor_offset, const std::uint64_t* __restrict__ all_core_dist,
+                         std::uint64_t* __restrict__ all_dist) {
+  const std::uint64_t total = std::uint64_t{n} * sources;
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < total;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const std::uint32_t b = static_cast<std::uint32_t>(i / n), v = static_cast<std::uint32_t>(i % n);
+    const std::uint64_t* core_dist = all_core_dist + std::uint64_t{b} * core_n;
+    std::uint64_t* dist = all_dist + std::uint64_t{b} * n;
     const std::uint32_t cv = core_of[v];
     if (cv != graph::kNoVertex) {
       dist[v] = core_dist[cv];
@@ -158,12 +176,13 @@ __global__ void read_off(std::uint32_t n, const std::uint32_t* __restrict__ core
   }
 }
 
-// The source's own piece (ContractionQuery::apply_piece) on the device:
-// its paths inside the piece, which the read-off cannot see.
-__global__ void lower_piece(std::uint32_t count, const std::uint32_t* __restrict__ vertices,
-                            const std::uint64_t* __restrict__ piece_dist, std::uint64_t* __restrict__ dist) {
+// The sources' own pieces (ContractionQuery::apply_piece) on the device:
+// their paths inside the piece, which the read-off cannot see. Entry i
+// lowers dist[index[i]] (source b's vertex v at b x n + v).
+__global__ void lower_pieces(std::uint32_t count, const std::uint64_t* __restrict__ index,
+                             const std::uint64_t* __restrict__ piece_dist, std::uint64_t* __restrict__ dist) {
   for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x)
-    dist[vertices[i]] = min(dist[vertices[i]], piece_dist[i]);
+    dist[index[i]] = min(dist[index[i]], piece_dist[i]);
 }
 
 template <class T>
@@ -175,6 +194,17 @@ void upload(detail::DeviceMemory& to, const std::vector<T>& from, const char* wh
 
 }  // namespace
 
+// One source's host part (piece search and upward search), for the
+// launch that follows: its seeds in the sweep's numbering, or a host
+// Dijkstra when its entry did not fit an arc.
+struct HostStart {
+  bool fell_back = false;
+  std::vector<std::pair<graph::vertex_id, std::uint64_t>> up;  // (position, distance)
+  std::vector<std::pair<graph::vertex_id, std::uint64_t>> piece;  // the source's piece distances
+  std::uint64_t local_relaxations = 0;
+  double piece_ms = 0, upward_ms = 0;
+};
+
 struct HierarchyGpuSolver::Impl {
   const graph::IntCsr& g;
   const graph::ChainContraction& c;
@@ -183,17 +213,28 @@ struct HierarchyGpuSolver::Impl {
   bool shared_sweep;  // distances in shared memory during the sweep
   bool predecessors;
   cudaStream_t stream = nullptr;
-  detail::DeviceMemory down_offsets, down_tails, down_weights, level_offsets, order, scratch, core_dist, seed_pos,
-      seed_dist, core_of, anchor_core, anchor_offset, dist;
+  detail::DeviceMemory down_offsets, down_tails, down_weights, level_offsets, order, core_of, anchor_core,
+      anchor_offset;
+  // Per launch, for up to `capacity` sources: the seeds (offsets, then
+  // positions; distances), the sweep's scratch, the core's and every
+  // vertex's distances.
+  std::uint32_t capacity = 0;
+  detail::DeviceMemory seed_pos, seed_dist, scratch, core_dist, dist;
   detail::PinnedMemory host_seed_pos, host_seed_dist, host_dist;
-  // With predecessors: the input graph, the tree, the piece's distances.
-  detail::DeviceMemory graph_offsets, graph_targets, graph_weights, pred, piece_vertices, piece_dist, pred_flag;
-  detail::PinnedMemory host_pred, host_piece_vertices, host_piece_dist, host_pred_flag;
+  // The launch's piece distances (lower_pieces), for up to piece_capacity entries.
+  std::uint64_t piece_capacity = 0;
+  detail::DeviceMemory piece_index, piece_dist;
+  detail::PinnedMemory host_piece_index, host_piece_dist;
+  // With predecessors: the input graph and the tree.
+  detail::DeviceMemory graph_offsets, graph_targets, graph_weights, pred, pred_flag;
+  detail::PinnedMemory host_pred, host_pred_flag;
   bool has_zero_weights = false;
   int read_off_blocks = 0;
   graph::ContractionQuery query;
+  // solve_batch's host parts run on every OpenMP thread, a query workspace each.
+  std::vector<std::unique_ptr<graph::ContractionQuery>> thread_queries;
   double upload_ms = 0;
-  std::uint64_t bytes = 0;
+  std::uint64_t fixed_bytes = 0;
 
   Impl(const graph::IntCsr& graph, const graph::ChainContraction& contraction, const graph::Hierarchy& hierarchy,
        const HierarchySolverOptions& options)
@@ -226,40 +267,25 @@ struct HierarchyGpuSolver::Impl {
     upload(core_of, c.core_of, "the contraction's core ids", stream);
     upload(anchor_core, anchor_cores, "the contraction's anchors", stream);
     upload(anchor_offset, anchor_offsets, "the contraction's anchor offsets", stream);
-    dist.allocate(std::size_t{g.num_vertices} * 8, "the distances");
-    host_dist.allocate(std::max<std::size_t>(1, std::size_t{g.num_vertices} * 8));
     int sms = 0;
     SSSP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     read_off_blocks = std::max(1, std::min(4 * sms, static_cast<int>((g.num_vertices + 255) / 256)));
-    const std::size_t n = h.num_vertices;
-    // The shared-memory sweep needs no device copy of its distances.
-    if (!shared_sweep) scratch.allocate(n * 8, "the sweep's distances");
-    core_dist.allocate(n * 8, "the core's distances");
-    seed_pos.allocate(n * 4, "the upward search's positions");
-    seed_dist.allocate(n * 8, "the upward search's distances");
-    host_seed_pos.allocate(std::max<std::size_t>(1, n * 4));
-    host_seed_dist.allocate(std::max<std::size_t>(1, n * 8));
+    reserve(1);
     if (predecessors) {
       upload(graph_offsets, g.offsets, "the graph's offsets", stream);
       upload(graph_targets, g.targets, "the graph's arcs", stream);
       upload(graph_weights, g.weights, "the graph's weights", stream);
       pred.allocate(std::size_t{g.num_vertices} * 4, "the predecessors");
       host_pred.allocate(std::max<std::size_t>(1, std::size_t{g.num_vertices} * 4));
-      piece_vertices.allocate(std::size_t{g.num_vertices} * 4, "the source's piece");
-      piece_dist.allocate(std::size_t{g.num_vertices} * 8, "the source's piece distances");
-      host_piece_vertices.allocate(std::max<std::size_t>(1, std::size_t{g.num_vertices} * 4));
-      host_piece_dist.allocate(std::max<std::size_t>(1, std::size_t{g.num_vertices} * 8));
       pred_flag.allocate(4, "the predecessors' flag");
       host_pred_flag.allocate(4);
       has_zero_weights = std::find(g.weights.begin(), g.weights.end(), 0u) != g.weights.end();
     }
     SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
     upload_ms = ms_since(start);
-    bytes = h.down_offsets.size() * 8 + h.down_tails.size() * 4 + h.down_weights.size() * 8 +
-            h.level_offsets.size() * 4 + h.order.size() * 4 + n * ((shared_sweep ? 0 : 8) + 8 + 4 + 8) +
-            std::uint64_t{g.num_vertices} * (4 + 2 * 4 + 2 * 8 + 8);
-    if (predecessors)
-      bytes += (std::uint64_t{g.num_vertices} + 1) * 8 + g.num_arcs() * 8 + std::uint64_t{g.num_vertices} * (4 + 4 + 8) + 4;
+    fixed_bytes = h.down_offsets.size() * 8 + h.down_tails.size() * 4 + h.down_weights.size() * 8 +
+                  h.level_offsets.size() * 4 + h.order.size() * 4 + std::uint64_t{g.num_vertices} * (4 + 2 * 4 + 2 * 8);
+    if (predecessors) fixed_bytes += (std::uint64_t{g.num_vertices} + 1) * 8 + g.num_arcs() * 8 + g.num_vertices * 4 + 4;
     if (shared_sweep)
       SSSP_CUDA_CHECK(cudaFuncSetAttribute(phast_sweep<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(kSharedMaxVertices * 8 + kSharedLevelOffsets * 4)));
@@ -268,26 +294,131 @@ struct HierarchyGpuSolver::Impl {
     if (stream) cudaStreamDestroy(stream);
   }
 
-  // After the read-off: the source's piece, then the tree from the
-  // finished distances, both on the device (the stream is synchronised
-  // between zero-weight passes).
+  // Device bytes per source of a launch: its core distances (and the
+  // sweep's scratch), every vertex's distance, its seeds at most.
+  std::uint64_t bytes_per_source() const {
+    const std::uint64_t n = h.num_vertices;
+    return n * ((shared_sweep ? 0 : 8) + 8 + 4 + 8) + 4 + std::uint64_t{g.num_vertices} * 8;
+  }
+  std::uint64_t device_bytes() const { return fixed_bytes + bytes_per_source() * capacity + piece_capacity * 16; }
+
+  void reserve_pieces(std::uint64_t entries) {
+    if (entries <= piece_capacity) return;
+    entries = std::max<std::uint64_t>(entries, 2 * piece_capacity);
+    for (detail::DeviceMemory* m : {&piece_index, &piece_dist}) m->release();
+    for (detail::PinnedMemory* m : {&host_piece_index, &host_piece_dist}) m->release();
+    piece_capacity = 0;
+    piece_index.allocate(entries * 8, "the sources' pieces");
+    piece_dist.allocate(entries * 8, "the sources' piece distances");
+    host_piece_index.allocate(entries * 8);
+    host_piece_dist.allocate(entries * 8);
+    piece_capacity = entries;
+  }
+
+  // Buffers for launches of up to k sources.
+  void reserve(std::uint32_t k) {
+    if (k <= capacity) return;
+    const std::size_t n = h.num_vertices, nv = g.num_vertices;
+    for (detail::DeviceMemory* m : {&seed_pos, &seed_dist, &scratch, &core_dist, &dist}) m->release();
+    for (detail::PinnedMemory* m : {&host_seed_pos, &host_seed_dist, &host_dist}) m->release();
+    capacity = 0;
+    // The shared-memory sweep needs no device copy of its distances.
+    if (!shared_sweep) scratch.allocate(k * n * 8, "the sweep's distances");
+    core_dist.allocate(k * n * 8, "the core's distances");
+    dist.allocate(k * nv * 8, "the distances");
+    seed_pos.allocate((k + 1 + k * n) * 4, "the upward searches' positions");
+    seed_dist.allocate(k * n * 8, "the upward searches' distances");
+    host_seed_pos.allocate((k + 1 + k * n) * 4);
+    host_seed_dist.allocate(std::max<std::size_t>(1, k * n * 8));
+    host_dist.allocate(std::max<std::size_t>(1, k * nv * 8));
+    capacity = k;
+  }
+
+  // The piece search and the upward search for `source`, with `q`.
+  HostStart host_start(graph::ContractionQuery& q, graph::vertex_id source) const {
+    HostStart out;
+    const auto t0 = Clock::now();
+    q.start(source);
+    if (!q.fits()) {
+      out.fell_back = true;
+      out.piece_ms = ms_since(t0);
+      return out;
+    }
+    const graph::Seeds seeds = graph::core_seeds(c, q);
+    out.local_relaxations = q.local_relaxations();
+    for (const graph::vertex_id v : q.piece_vertices()) out.piece.push_back({v, q.piece_distance(v)});
+    const auto t1 = Clock::now();
+    out.piece_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+    out.up = graph::upward_search(h, seeds);
+    out.upward_ms = ms_since(t1);
+    return out;
+  }
+
+  // Sweeps and reads off starts[0 .. count) (none fell back) in one launch
+  // each, into dist (count x n, in order), on the stream; does not wait.
+  void launch(const HostStart* const* starts, std::uint32_t count) {
+    const std::uint32_t n = h.num_vertices;
+    auto* offsets = host_seed_pos.as<std::uint32_t>();
+    auto* positions = offsets + count + 1;
+    auto* distances = host_seed_dist.as<std::uint64_t>();
+    std::uint32_t total = 0;
+    for (std::uint32_t b = 0; b < count; ++b) {
+      offsets[b] = total;
+      for (const auto& [p, d] : starts[b]->up) {
+        positions[total] = p;
+        distances[total++] = d;
+      }
+    }
+    offsets[count] = total;
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(seed_pos.as<void>(), offsets, (std::size_t{count} + 1 + total) * 4,
+                                    cudaMemcpyHostToDevice, stream));
+    if (total > 0)
+      SSSP_CUDA_CHECK(cudaMemcpyAsync(seed_dist.as<void>(), distances, std::size_t{total} * 8, cudaMemcpyHostToDevice,
+                                      stream));
+    const auto sweep = [&](auto kernel, std::size_t shared) {
+      kernel<<<count, kSweepThreads, shared, stream>>>(
+          down_offsets.as<std::uint64_t>(), down_tails.as<std::uint32_t>(), down_weights.as<std::uint64_t>(),
+          level_offsets.as<std::uint32_t>(), h.levels(), order.as<std::uint32_t>(), n, seed_pos.as<std::uint32_t>(),
+          seed_pos.as<std::uint32_t>() + count + 1, seed_dist.as<std::uint64_t>(), scratch.as<std::uint64_t>(),
+          core_dist.as<std::uint64_t>());
+    };
+    const std::size_t level_bytes = h.levels() + 1 <= kSharedLevelOffsets ? (h.levels() + 1) * 4 : 0;
+    if (shared_sweep) {
+      sweep(phast_sweep<true>, std::size_t{n} * 8 + level_bytes);
+    } else {
+      sweep(phast_sweep<false>, level_bytes);
+    }
+    SSSP_CHECK_LAUNCH("phast_sweep");
+    const auto blocks = static_cast<int>(
+        std::min<std::uint64_t>(static_cast<std::uint64_t>(read_off_blocks) * count, (std::uint64_t{g.num_vertices} * count + 255) / 256));
+    read_off<<<std::max(1, blocks), 256, 0, stream>>>(g.num_vertices, n, count, core_of.as<std::uint32_t>(),
+                                                      anchor_core.as<std::uint32_t>(), anchor_offset.as<std::uint64_t>(),
+                                                      core_dist.as<std::uint64_t>(), dist.as<std::uint64_t>());
+    SSSP_CHECK_LAUNCH("read_off");
+    std::uint64_t pieces = 0;
+    for (std::uint32_t b = 0; b < count; ++b) pieces += starts[b]->piece.size();
+    if (pieces == 0) return;
+    reserve_pieces(pieces);
+    auto* index = host_piece_index.as<std::uint64_t>();
+    auto* piece_d = host_piece_dist.as<std::uint64_t>();
+    std::uint64_t i = 0;
+    for (std::uint32_t b = 0; b < count; ++b)
+      for (const auto& [v, d] : starts[b]->piece) {
+        index[i] = std::uint64_t{b} * g.num_vertices + v;
+        piece_d[i++] = d;
+      }
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(piece_index.as<void>(), index, pieces * 8, cudaMemcpyHostToDevice, stream));
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(piece_dist.as<void>(), piece_d, pieces * 8, cudaMemcpyHostToDevice, stream));
+    const auto piece_blocks = static_cast<int>(std::min<std::uint64_t>(read_off_blocks, (pieces + 255) / 256));
+    lower_pieces<<<piece_blocks, 256, 0, stream>>>(static_cast<std::uint32_t>(pieces), piece_index.as<std::uint64_t>(),
+                                                   piece_dist.as<std::uint64_t>(), dist.as<std::uint64_t>());
+    SSSP_CHECK_LAUNCH("lower_pieces");
+  }
+
+  // After a launch of one source (its piece applied): the tree from the
+  // finished distances, on the device (the stream is synchronised between
+  // zero-weight passes).
   void derive_tree(graph::vertex_id source) {
-    const std::vector<graph::vertex_id>& piece = query.piece_vertices();
-    auto* pv = host_piece_vertices.as<std::uint32_t>();
-    auto* pd = host_piece_dist.as<std::uint64_t>();
-    for (std::size_t i = 0; i < piece.size(); ++i) {
-      pv[i] = piece[i];
-      pd[i] = query.piece_distance(piece[i]);
-    }
-    if (!piece.empty()) {
-      SSSP_CUDA_CHECK(cudaMemcpyAsync(piece_vertices.as<void>(), pv, piece.size() * 4, cudaMemcpyHostToDevice, stream));
-      SSSP_CUDA_CHECK(cudaMemcpyAsync(piece_dist.as<void>(), pd, piece.size() * 8, cudaMemcpyHostToDevice, stream));
-      const int blocks = static_cast<int>(std::min<std::size_t>(read_off_blocks, (piece.size() + 255) / 256));
-      lower_piece<<<blocks, 256, 0, stream>>>(static_cast<std::uint32_t>(piece.size()),
-                                               piece_vertices.as<std::uint32_t>(), piece_dist.as<std::uint64_t>(),
-                                               dist.as<std::uint64_t>());
-      SSSP_CHECK_LAUNCH("lower_piece");
-    }
     detail::GraphView<std::uint32_t> view;
     view.offsets = graph_offsets.as<std::uint64_t>();
     view.targets = graph_targets.as<std::uint32_t>();
@@ -299,16 +430,28 @@ struct HierarchyGpuSolver::Impl {
                                 host_pred_flag.as<std::uint32_t>(), read_off_blocks, stream);
   }
 
-  SolveResult<std::uint32_t> solve(graph::vertex_id source, HierarchySolveTimes* times) {
+  // dist for source b of the last launch, once copied back.
+  void take_distances(std::uint32_t b, std::vector<std::uint64_t>& out) const {
+    const std::uint64_t* d = host_dist.as<std::uint64_t>() + std::uint64_t{b} * g.num_vertices;
+    out.assign(d, d + g.num_vertices);
+  }
+
+  void check_source(graph::vertex_id source) const {
     if (source >= g.num_vertices)
       throw std::out_of_range("sssp: source vertex " + std::to_string(source) + " is out of range (the graph has " +
                               std::to_string(g.num_vertices) + " vertices, numbered from 0 here)");
+  }
+
+  SolveResult<std::uint32_t> solve(graph::vertex_id source, HierarchySolveTimes* times) {
+    check_source(source);
     SSSP_CUDA_CHECK(cudaSetDevice(device));
     HierarchySolveTimes t;
     SolveResult<std::uint32_t> out;
     const auto t0 = Clock::now();
-    query.start(source);
-    if (!query.fits()) {
+    const HostStart start = host_start(query, source);
+    t.piece_ms = start.piece_ms;
+    t.upward_ms = start.upward_ms;
+    if (start.fell_back) {
       out.distances = graph::dijkstra(g, source, predecessors ? &out.predecessors : nullptr);
       t.piece_ms = ms_since(t0);
       t.fell_back = true;
@@ -316,64 +459,83 @@ struct HierarchyGpuSolver::Impl {
       if (times) *times = t;
       return out;
     }
-    const graph::Seeds seeds = graph::core_seeds(c, query);
-    const auto t1 = Clock::now();
-    t.piece_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
-    const std::vector<std::pair<graph::vertex_id, std::uint64_t>> up = graph::upward_search(h, seeds);
     const auto t2 = Clock::now();
-    t.upward_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
-    auto* pos = host_seed_pos.as<std::uint32_t>();
-    auto* seed_d = host_seed_dist.as<std::uint64_t>();
-    for (std::size_t i = 0; i < up.size(); ++i) {
-      pos[i] = up[i].first;
-      seed_d[i] = up[i].second;
-    }
-    const std::uint32_t n = h.num_vertices;
-    if (!up.empty()) {
-      SSSP_CUDA_CHECK(cudaMemcpyAsync(seed_pos.as<void>(), pos, up.size() * 4, cudaMemcpyHostToDevice, stream));
-      SSSP_CUDA_CHECK(cudaMemcpyAsync(seed_dist.as<void>(), seed_d, up.size() * 8, cudaMemcpyHostToDevice, stream));
-    }
-    const auto launch = [&](auto kernel, std::size_t shared) {
-      kernel<<<1, kSweepThreads, shared, stream>>>(
-          down_offsets.as<std::uint64_t>(), down_tails.as<std::uint32_t>(), down_weights.as<std::uint64_t>(),
-          level_offsets.as<std::uint32_t>(), h.levels(), order.as<std::uint32_t>(), n, seed_pos.as<std::uint32_t>(),
-          seed_dist.as<std::uint64_t>(), static_cast<std::uint32_t>(up.size()), scratch.as<std::uint64_t>(),
-          core_dist.as<std::uint64_t>());
-    };
-    const std::size_t level_bytes = h.levels() + 1 <= kSharedLevelOffsets ? (h.levels() + 1) * 4 : 0;
-    if (shared_sweep) {
-      launch(phast_sweep<true>, std::size_t{n} * 8 + level_bytes);
-    } else {
-      launch(phast_sweep<false>, level_bytes);
-    }
-    SSSP_CHECK_LAUNCH("phast_sweep");
-    read_off<<<read_off_blocks, 256, 0, stream>>>(g.num_vertices, core_of.as<std::uint32_t>(),
-                                                   anchor_core.as<std::uint32_t>(), anchor_offset.as<std::uint64_t>(),
-                                                   core_dist.as<std::uint64_t>(), this->dist.as<std::uint64_t>());
-    SSSP_CHECK_LAUNCH("read_off");
+    const HostStart* one = &start;
+    launch(&one, 1);
     if (predecessors) derive_tree(source);
     SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
     const auto t3 = Clock::now();
     t.sweep_ms = std::chrono::duration<double, std::milli>(t3 - t2).count();
     // As every GPU solve's time, this one leaves out the copy-back.
-    SSSP_CUDA_CHECK(cudaMemcpyAsync(host_dist.as<void>(), this->dist.as<void>(), std::size_t{g.num_vertices} * 8,
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(host_dist.as<void>(), dist.as<void>(), std::size_t{g.num_vertices} * 8,
                                     cudaMemcpyDeviceToHost, stream));
-    SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
-    out.distances.assign(host_dist.as<std::uint64_t>(), host_dist.as<std::uint64_t>() + g.num_vertices);
-    const auto t4 = Clock::now();
-    if (predecessors) {
+    if (predecessors)
       SSSP_CUDA_CHECK(cudaMemcpyAsync(host_pred.as<void>(), pred.as<void>(), std::size_t{g.num_vertices} * 4,
                                       cudaMemcpyDeviceToHost, stream));
-      SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+    SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+    take_distances(0, out.distances);
+    if (predecessors)
       out.predecessors.assign(host_pred.as<std::uint32_t>(), host_pred.as<std::uint32_t>() + g.num_vertices);
-    } else {
-      query.apply_piece(out.distances.data());  // derive_tree applied it on the device
-    }
-    t.expand_ms = ms_since(t4);
-    out.solve_ms = std::chrono::duration<double, std::milli>(t3 - t0).count() + t.expand_ms;
-    out.relaxations = query.local_relaxations() + h.down_tails.size();
+    out.solve_ms = std::chrono::duration<double, std::milli>(t3 - t0).count();
+    out.relaxations = start.local_relaxations + h.down_tails.size();
     out.iterations = h.levels();
     if (times) *times = t;
+    return out;
+  }
+
+  BatchSolveResult<std::uint32_t> solve_batch(const std::vector<graph::vertex_id>& sources) {
+    if (predecessors) throw std::logic_error("sssp: HierarchyGpuSolver::solve_batch computes no predecessors");
+    for (const graph::vertex_id s : sources) check_source(s);
+    SSSP_CUDA_CHECK(cudaSetDevice(device));
+    BatchSolveResult<std::uint32_t> out;
+    out.per_source.resize(sources.size());
+    if (sources.empty()) return out;
+    // As many sources per launch as half the free memory holds.
+    std::size_t free_bytes = 0, total_bytes = 0;
+    SSSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const std::uint64_t fits = (free_bytes / 2 + std::uint64_t{capacity} * bytes_per_source()) / bytes_per_source();
+    const auto per_launch = static_cast<std::uint32_t>(
+        std::max<std::uint64_t>(1, std::min<std::uint64_t>({fits, sources.size(), kMaxBatchLaunch})));
+    reserve(per_launch);
+    out.sources_per_launch = per_launch;
+    if (thread_queries.empty())
+      for (int i = 0; i < omp_get_max_threads(); ++i)
+        thread_queries.push_back(std::make_unique<graph::ContractionQuery>(c, g));
+    // The batch's time: host searches on every thread and the launches,
+    // without the copy-backs and their unpacking into one vector per
+    // source (as in every GPU solve).
+    const auto t0 = Clock::now();
+    double copy_ms = 0;
+    std::vector<HostStart> starts(sources.size());
+    const auto k = static_cast<std::int64_t>(sources.size());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(static_cast<int>(thread_queries.size()))
+    for (std::int64_t i = 0; i < k; ++i) {
+      const auto b = static_cast<std::size_t>(i);
+      starts[b] = host_start(*thread_queries[static_cast<std::size_t>(omp_get_thread_num())], sources[b]);
+      if (starts[b].fell_back) out.per_source[b].distances = graph::dijkstra(g, sources[b]);
+    }
+    std::vector<std::size_t> on_gpu;
+    for (std::size_t b = 0; b < sources.size(); ++b)
+      if (!starts[b].fell_back) on_gpu.push_back(b);
+    std::vector<const HostStart*> call;
+    for (std::size_t first = 0; first < on_gpu.size(); first += per_launch) {
+      const auto count = static_cast<std::uint32_t>(std::min<std::size_t>(per_launch, on_gpu.size() - first));
+      call.clear();
+      for (std::uint32_t j = 0; j < count; ++j) call.push_back(&starts[on_gpu[first + j]]);
+      launch(call.data(), count);
+      SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+      const auto c0 = Clock::now();
+      SSSP_CUDA_CHECK(cudaMemcpyAsync(host_dist.as<void>(), dist.as<void>(),
+                                      std::size_t{count} * g.num_vertices * 8, cudaMemcpyDeviceToHost, stream));
+      SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+      for (std::uint32_t j = 0; j < count; ++j) take_distances(j, out.per_source[on_gpu[first + j]].distances);
+      copy_ms += ms_since(c0);
+    }
+    out.solve_ms = ms_since(t0) - copy_ms;
+    for (std::size_t b = 0; b < sources.size(); ++b) {
+      out.per_source[b].relaxations = starts[b].local_relaxations + (starts[b].fell_back ? 0 : h.down_tails.size());
+      out.per_source[b].iterations = starts[b].fell_back ? 0 : h.levels();
+    }
     return out;
   }
 };
@@ -383,9 +545,12 @@ HierarchyGpuSolver::HierarchyGpuSolver(const graph::IntCsr& g, const graph::Chai
     : impl_(std::make_unique<Impl>(g, c, h, options)) {}
 HierarchyGpuSolver::~HierarchyGpuSolver() = default;
 double HierarchyGpuSolver::upload_ms() const { return impl_->upload_ms; }
-std::uint64_t HierarchyGpuSolver::device_bytes() const { return impl_->bytes; }
+std::uint64_t HierarchyGpuSolver::device_bytes() const { return impl_->device_bytes(); }
 SolveResult<std::uint32_t> HierarchyGpuSolver::solve(graph::vertex_id source, HierarchySolveTimes* times) {
   return impl_->solve(source, times);
+}
+BatchSolveResult<std::uint32_t> HierarchyGpuSolver::solve_batch(const std::vector<graph::vertex_id>& sources) {
+  return impl_->solve_batch(sources);
 }
 
 }  // namespace sssp

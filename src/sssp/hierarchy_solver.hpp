@@ -5,16 +5,18 @@
 // each level's vertices relaxing their downward in-arcs in parallel, with a
 // block barrier between levels (tens of levels on roads, not thousands of
 // rounds); a second kernel reads every vertex's distance off the core's, and
-// the host adds the source's own piece.
+// a third lowers the source's own piece's vertices to their distances inside
+// the piece. Many sources share those launches (solve_batch), a block each.
 // Integer weights. Predecessors, when asked for, come from the finished
 // distances on the device (tight arcs of the input graph,
 // sssp/predecessors.cuh), which then also holds the input graph. The
 // hierarchy is built once per graph on the host (graph::build_hierarchy),
-// which costs far more than a query: it pays off over many sources.
+// which costs hundreds of queries: it pays off over many sources.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "graph/contraction.hpp"
 #include "graph/csr.hpp"
@@ -27,8 +29,7 @@ namespace sssp {
 struct HierarchySolveTimes {
   double piece_ms = 0;   // the source's piece search (graph::ContractionQuery::start)
   double upward_ms = 0;  // the upward search in the hierarchy
-  double sweep_ms = 0;   // upload of its result, the sweep and the read-off kernels
-  double expand_ms = 0;  // the source's own piece, on the host, after the copy-back
+  double sweep_ms = 0;   // upload of its result, the sweep, the read-off and the source's piece (kernels)
   bool fell_back = false;  // the entry did not fit an arc: Dijkstra on the host instead
 };
 
@@ -59,6 +60,12 @@ class HierarchyGpuSolver {
   // sweep's level count. With predecessors, the tree's derivation is part of
   // the solve (and of sweep_ms).
   SolveResult<std::uint32_t> solve(graph::vertex_id source, HierarchySolveTimes* times = nullptr);
+  // Many sources at once: the host searches on every OpenMP thread, then
+  // one sweep launch with a block per source (as many per launch as half
+  // the free memory holds) and one read-off. solve_ms is the whole batch's
+  // (host searches included, copy-backs not); each source's relaxations and
+  // levels as in solve(). Not with predecessors (std::logic_error).
+  BatchSolveResult<std::uint32_t> solve_batch(const std::vector<graph::vertex_id>& sources);
 
  private:
   struct Impl;

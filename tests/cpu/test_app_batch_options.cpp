@@ -169,6 +169,13 @@ TEST(BatchPlan, BatchesWhatItCanAndSaysWhyNot) {
   p = plan({"--batch", "100"}, DeviceKind::Gpu, nf, 10);
   EXPECT_EQ(p.size, 10u);  // never more than the sources
 
+  // phast batches on the GPU; phast-cpu does not.
+  p = plan({}, DeviceKind::Gpu, {Algorithm::Phast, Algorithm::PhastCpu}, 12);
+  EXPECT_EQ(p.batched, std::vector<Algorithm>{Algorithm::Phast});
+  EXPECT_TRUE(contains(p.reason, "auto: phast solves the 12 sources in one call")) << p.reason;
+  EXPECT_TRUE(contains(p.reason, "phast-cpu one source after another")) << p.reason;
+  EXPECT_FALSE(plan({}, DeviceKind::Cpu, {Algorithm::PhastCpu}, 12).any());
+
   p = plan({}, DeviceKind::Cpu, {Algorithm::DeltaStepping}, 8);
   EXPECT_TRUE(p.has(Algorithm::DeltaStepping));
   EXPECT_TRUE(contains(p.reason, "dijkstra, one source per thread (for delta-stepping)")) << p.reason;

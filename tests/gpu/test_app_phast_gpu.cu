@@ -1,8 +1,9 @@
 // sssp --strategy phast on the GPU, end to end in-process: on a road-like
 // graph it reports the contraction and the hierarchy, validates distances
 // and trees against Dijkstra beside near-far (one source after another) and
-// writes the hierarchy into the JSON record; a float-weighted graph and --contract off
-// are refused with one line; a grid, with nothing to contract, still runs.
+// writes the hierarchy into the JSON record; it batches many sources; a
+// float-weighted graph and --contract off are refused with one line; a
+// grid, with nothing to contract, still runs.
 // Skips visibly without a GPU.
 #include <gtest/gtest.h>
 
@@ -40,6 +41,15 @@ TEST(AppPhastGpu, ValidatesAndReportsTheHierarchy) {
   const nlohmann::json j = nlohmann::json::parse(in);
   EXPECT_TRUE(j["contraction"]["used"].get<bool>());
   EXPECT_GT(j["contraction"]["hierarchy"]["levels"].get<std::uint64_t>(), 0u);
+  // Many sources in one call by default; not beside a batched near-far,
+  // which solves the whole graph.
+  r = test_support::run_sssp({"--graph", mtx, "--strategy", "phast", "--random-sources", "7", "--validate", "--json", json});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(test_support::contains(r.out, "batch         auto: phast solves the 7 sources in one call")) << r.out;
+  EXPECT_TRUE(test_support::contains(r.out, "validation    passed: 7 result(s)")) << r.out;
+  r = test_support::run_sssp({"--graph", mtx, "--strategy", "phast,near-far", "--random-sources", "3"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(test_support::contains(r.err, "--strategy phast solves the contraction's core")) << r.err;
   // Needs the core, and integer weights.
   r = test_support::run_sssp({"--graph", mtx, "--strategy", "phast", "--contract", "off"});
   EXPECT_EQ(r.code, 2);

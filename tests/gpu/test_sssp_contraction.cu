@@ -4,10 +4,13 @@
 // every kind (junction, chain vertex, tree vertex), every strategy, with and
 // without predecessors, with the single-block loop on and off, and at tiny
 // and huge deltas. The entry arcs are rewritten on the device per query, so
-// consecutive queries also check that no query sees its predecessor's.
+// consecutive queries also check that no query sees its predecessor's. Then
+// PHAST over the core's hierarchy (HierarchyGpuSolver): one source at a
+// time, with and without trees, and many at once (solve_batch).
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -157,4 +160,47 @@ TEST(SsspContraction, HierarchySweepInDeviceMemory) {
     expect_phast_exact(test_support::road_like(spec, seed), "device memory, seed " + std::to_string(seed), 97, false);
     if (HasFatalFailure()) return;
   }
+}
+
+// Many sources in one call (solve_batch): every source kind, a source twice,
+// sources whose entry falls back to the host (heavy weights), both sweep
+// kinds, and the batch's buffers reused by a second, larger call.
+TEST(SsspContraction, HierarchyBatchMatchesDijkstra) {
+  SKIP_IF_NO_GPU();
+  for (std::uint64_t seed = 21; seed <= 23; ++seed) {
+    test_support::RoadSpec spec = seeded_spec(seed);
+    if (seed == 23) spec.heavy_weight = 3'500'000'000u;
+    const graph::IntCsr g = test_support::road_like(spec, seed);
+    const graph::ChainContraction c = graph::contract_chains(g);
+    const graph::Hierarchy h = graph::build_hierarchy(c.core);
+    for (const bool shared_sweep : {true, false}) {
+      sssp::HierarchySolverOptions options;
+      options.shared_memory_sweep = shared_sweep;
+      sssp::HierarchyGpuSolver solver(g, c, h, options);
+      for (const graph::vertex_id count : {5u, 40u}) {
+        std::vector<graph::vertex_id> sources;
+        for (graph::vertex_id i = 0; i < count; ++i) sources.push_back((i * 7919u) % g.num_vertices);
+        sources.push_back(sources.front());
+        const sssp::BatchSolveResult<std::uint32_t> got = solver.solve_batch(sources);
+        ASSERT_EQ(got.per_source.size(), sources.size());
+        EXPECT_GE(got.sources_per_launch, 1u);
+        for (std::size_t b = 0; b < sources.size(); ++b) {
+          const auto want = graph::dijkstra(g, sources[b]);
+          const graph::DistanceMismatches m =
+              graph::find_distance_mismatches<std::uint32_t>(want, got.per_source[b].distances, 1);
+          ASSERT_TRUE(m.none()) << "seed " << seed << (shared_sweep ? "" : " (device memory)") << ", source "
+                                << sources[b] << ": " << m.count << " differ, first vertex " << m.first.front();
+        }
+      }
+    }
+  }
+  test_support::RoadSpec spec;
+  const graph::IntCsr g = test_support::road_like(spec, 3);
+  const graph::ChainContraction c = graph::contract_chains(g);
+  const graph::Hierarchy h = graph::build_hierarchy(c.core);
+  sssp::HierarchySolverOptions with_pred;
+  with_pred.predecessors = true;
+  sssp::HierarchyGpuSolver solver(g, c, h, with_pred);
+  EXPECT_THROW(solver.solve_batch({0, 1}), std::logic_error);
+  EXPECT_TRUE(sssp::HierarchyGpuSolver(g, c, h).solve_batch({}).per_source.empty());
 }
