@@ -14,14 +14,18 @@
 #include "sssp/cuda_check.cuh"
 #include "sssp/device_memory.cuh"
 #include "sssp/predecessors.cuh"
+#include "sssp/small_frontier.cuh"
 
 namespace sssp {
 namespace {
+
+namespace cg = cooperative_groups;
 
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
 constexpr int kSweepThreads = 1024;
+constexpr int kGridSweepThreads = 256;
 constexpr std::uint64_t kInf = std::numeric_limits<std::uint64_t>::max();
 // Cores up to this many vertices keep their distances in shared memory
 // during the sweep (8 bytes each; the H100 and H200 give a block 227 KB).
@@ -87,28 +91,25 @@ __device__ __forceinline__ std::uint64_t relax_arcs(std::uint64_t d, std::uint64
 // graph measured has fewer than a hundred).
 constexpr std::uint32_t kSharedLevelOffsets = 4096;
 
-// One block sweeps the whole core for one source (block b: source b of the
-// launch, its seeds seed_offsets[b] .. seed_offsets[b + 1], its distances
-// at b x n in core_dist and scratch): a level's positions relax their
-// downward in-arcs (whose tails sit in earlier levels), then a block
-// barrier. Each thread loads its next level's arcs before that barrier, and
-// the level bounds come from shared memory, so a level's critical path is
-// its distance loads, not the arc loads behind them. With kShared the
-// distances live in shared memory; else in `scratch`.
-template <bool kShared>
+// Cores up to kSharedMaxVertices: one block sweeps the whole core for one
+// source, its distances in shared memory (block b: source b of the launch,
+// its seeds seed_offsets[b] .. seed_offsets[b + 1], its core distances at
+// b x n in core_dist): a level's positions relax their downward in-arcs
+// (whose tails sit in earlier levels), then a block barrier. Each thread
+// loads its next level's arcs before that barrier, and the level bounds come
+// from shared memory, so a level's critical path is its distance loads, not
+// the arc loads behind them.
 __global__ void __launch_bounds__(kSweepThreads)
     phast_sweep(const std::uint64_t* __restrict__ down_offsets, const std::uint32_t* __restrict__ down_tails,
                 const std::uint64_t* __restrict__ down_weights, const std::uint32_t* __restrict__ level_offsets,
                 std::uint32_t levels, const std::uint32_t* __restrict__ order, std::uint32_t n,
                 const std::uint32_t* __restrict__ seed_offsets, const std::uint32_t* __restrict__ seed_positions,
-                const std::uint64_t* __restrict__ seed_distances, std::uint64_t* scratch,
-                std::uint64_t* __restrict__ core_dist) {
+                const std::uint64_t* __restrict__ seed_distances, std::uint64_t* __restrict__ core_dist) {
   extern __shared__ std::uint64_t shared_words[];
-  const std::uint64_t mine = std::uint64_t{blockIdx.x} * n;
-  std::uint64_t* dist = kShared ? shared_words : scratch + mine;
-  core_dist += mine;
+  std::uint64_t* dist = shared_words;
+  core_dist += std::uint64_t{blockIdx.x} * n;
   const std::uint32_t first_seed = seed_offsets[blockIdx.x], end_seed = seed_offsets[blockIdx.x + 1];
-  auto* shared_levels = reinterpret_cast<std::uint32_t*>(shared_words + (kShared ? n : 0));
+  auto* shared_levels = reinterpret_cast<std::uint32_t*>(shared_words + n);
   const bool levels_in_shared = levels + 1 <= kSharedLevelOffsets;
   const std::uint32_t* lv = levels_in_shared ? shared_levels : level_offsets;
   if (levels_in_shared)
@@ -143,6 +144,72 @@ __global__ void __launch_bounds__(kSweepThreads)
     __syncthreads();
   }
   for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x) core_dist[order[i]] = dist[i];
+}
+
+// Larger cores: every block of the device sweeps one source's core, a
+// level at a time, the positions of a level spread over all threads and a
+// grid barrier between levels; the distances live in device memory
+// (`scratch`) and are read past L1 (__ldcg: another SM wrote them, and a
+// line this SM read earlier may hold an older value). Phases (`phases`,
+// bits of SweepPhase): with kCooperative one launch runs them all with grid
+// barriers between; without cooperative launch the host launches each
+// phase, and each level, on its own.
+enum SweepPhase : unsigned { kSweepInit = 1, kSweepSeed = 2, kSweepLevels = 4, kSweepCopyOut = 8, kCooperative = 16 };
+
+__device__ __forceinline__ std::uint64_t relax_arcs_global(std::uint64_t d, std::uint64_t first, std::uint64_t end,
+                                                           const std::uint64_t* dist,
+                                                           const std::uint32_t* __restrict__ down_tails,
+                                                           const std::uint64_t* __restrict__ down_weights) {
+  for (std::uint64_t e = first; e < end; e += 4) {
+    std::uint32_t tail[4];
+    std::uint64_t weight[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      if (e + k < end) {
+        tail[k] = down_tails[e + k];
+        weight[k] = down_weights[e + k];
+      }
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      if (e + k < end) {
+        const std::uint64_t du = __ldcg(dist + tail[k]);
+        if (du != kInf) d = min(d, du + weight[k]);
+      }
+  }
+  return d;
+}
+
+__global__ void __launch_bounds__(kGridSweepThreads)
+    phast_sweep_grid(const std::uint64_t* __restrict__ down_offsets, const std::uint32_t* __restrict__ down_tails,
+                     const std::uint64_t* __restrict__ down_weights, const std::uint32_t* __restrict__ level_offsets,
+                     std::uint32_t first_level, std::uint32_t end_level, const std::uint32_t* __restrict__ order,
+                     std::uint32_t n, std::uint32_t source_index, const std::uint32_t* __restrict__ seed_offsets,
+                     const std::uint32_t* __restrict__ seed_positions, const std::uint64_t* __restrict__ seed_distances,
+                     std::uint64_t* scratch, std::uint64_t* __restrict__ core_dist, unsigned phases) {
+  const cg::grid_group grid = cg::this_grid();
+  const bool cooperative = phases & kCooperative;
+  const std::uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x, threads = gridDim.x * blockDim.x;
+  core_dist += std::uint64_t{source_index} * n;
+  if (phases & kSweepInit) {
+    for (std::uint32_t i = thread; i < n; i += threads) scratch[i] = kInf;
+    if (cooperative) grid.sync();
+  }
+  if (phases & kSweepSeed) {
+    const std::uint32_t first = seed_offsets[source_index], end = seed_offsets[source_index + 1];
+    for (std::uint32_t i = first + thread; i < end; i += threads) scratch[seed_positions[i]] = seed_distances[i];
+    if (cooperative) grid.sync();
+  }
+  if (phases & kSweepLevels) {
+    for (std::uint32_t level = first_level; level < end_level; ++level) {
+      const std::uint32_t hi = level_offsets[level + 1];
+      for (std::uint32_t i = level_offsets[level] + thread; i < hi; i += threads)
+        scratch[i] = relax_arcs_global(__ldcg(scratch + i), down_offsets[i], down_offsets[i + 1], scratch, down_tails,
+                                       down_weights);
+      if (cooperative) grid.sync();
+    }
+  }
+  if (phases & kSweepCopyOut)
+    for (std::uint32_t i = thread; i < n; i += threads) core_dist[order[i]] = __ldcg(scratch + i);
 }
 
 // Every vertex's distance from the core's (ContractionQuery::expand without
@@ -219,7 +286,12 @@ struct HierarchyGpuSolver::Impl {
   // positions; distances), the sweep's scratch, the core's and every
   // vertex's distances.
   std::uint32_t capacity = 0;
-  detail::DeviceMemory seed_pos, seed_dist, scratch, core_dist, dist;
+  detail::DeviceMemory seed_pos, seed_dist, core_dist, dist;
+  // The grid sweep's distances (cores past shared memory; one source at a
+  // time), and its grid: all resident blocks, 0 without cooperative launch.
+  detail::DeviceMemory scratch;
+  int grid_sweep_blocks = 0;
+  bool grid_sweep_cooperative = false;
   detail::PinnedMemory host_seed_pos, host_seed_dist, host_dist;
   // The launch's piece distances (lower_pieces), for up to piece_capacity entries.
   std::uint64_t piece_capacity = 0;
@@ -270,6 +342,13 @@ struct HierarchyGpuSolver::Impl {
     int sms = 0;
     SSSP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     read_off_blocks = std::max(1, std::min(4 * sms, static_cast<int>((g.num_vertices + 255) / 256)));
+    if (!shared_sweep) {
+      scratch.allocate(std::size_t{h.num_vertices} * 8, "the sweep's distances");
+      grid_sweep_blocks =
+          options.persistent_grid ? detail::cooperative_grid(phast_sweep_grid, kGridSweepThreads, device) : 0;
+      grid_sweep_cooperative = grid_sweep_blocks > 0;
+      if (!grid_sweep_cooperative) grid_sweep_blocks = 4 * sms;
+    }
     reserve(1);
     if (predecessors) {
       upload(graph_offsets, g.offsets, "the graph's offsets", stream);
@@ -284,21 +363,22 @@ struct HierarchyGpuSolver::Impl {
     SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
     upload_ms = ms_since(start);
     fixed_bytes = h.down_offsets.size() * 8 + h.down_tails.size() * 4 + h.down_weights.size() * 8 +
-                  h.level_offsets.size() * 4 + h.order.size() * 4 + std::uint64_t{g.num_vertices} * (4 + 2 * 4 + 2 * 8);
+                  h.level_offsets.size() * 4 + h.order.size() * 4 + std::uint64_t{g.num_vertices} * (4 + 2 * 4 + 2 * 8) +
+                  (shared_sweep ? 0 : std::uint64_t{h.num_vertices} * 8);
     if (predecessors) fixed_bytes += (std::uint64_t{g.num_vertices} + 1) * 8 + g.num_arcs() * 8 + g.num_vertices * 4 + 4;
     if (shared_sweep)
-      SSSP_CUDA_CHECK(cudaFuncSetAttribute(phast_sweep<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      SSSP_CUDA_CHECK(cudaFuncSetAttribute(phast_sweep, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(kSharedMaxVertices * 8 + kSharedLevelOffsets * 4)));
   }
   ~Impl() {
     if (stream) cudaStreamDestroy(stream);
   }
 
-  // Device bytes per source of a launch: its core distances (and the
-  // sweep's scratch), every vertex's distance, its seeds at most.
+  // Device bytes per source of a launch: its core distances, every
+  // vertex's distance, its seeds at most.
   std::uint64_t bytes_per_source() const {
     const std::uint64_t n = h.num_vertices;
-    return n * ((shared_sweep ? 0 : 8) + 8 + 4 + 8) + 4 + std::uint64_t{g.num_vertices} * 8;
+    return n * (8 + 4 + 8) + 4 + std::uint64_t{g.num_vertices} * 8;
   }
   std::uint64_t device_bytes() const { return fixed_bytes + bytes_per_source() * capacity + piece_capacity * 16; }
 
@@ -319,11 +399,9 @@ struct HierarchyGpuSolver::Impl {
   void reserve(std::uint32_t k) {
     if (k <= capacity) return;
     const std::size_t n = h.num_vertices, nv = g.num_vertices;
-    for (detail::DeviceMemory* m : {&seed_pos, &seed_dist, &scratch, &core_dist, &dist}) m->release();
+    for (detail::DeviceMemory* m : {&seed_pos, &seed_dist, &core_dist, &dist}) m->release();
     for (detail::PinnedMemory* m : {&host_seed_pos, &host_seed_dist, &host_dist}) m->release();
     capacity = 0;
-    // The shared-memory sweep needs no device copy of its distances.
-    if (!shared_sweep) scratch.allocate(k * n * 8, "the sweep's distances");
     core_dist.allocate(k * n * 8, "the core's distances");
     dist.allocate(k * nv * 8, "the distances");
     seed_pos.allocate((k + 1 + k * n) * 4, "the upward searches' positions");
@@ -375,20 +453,16 @@ struct HierarchyGpuSolver::Impl {
     if (total > 0)
       SSSP_CUDA_CHECK(cudaMemcpyAsync(seed_dist.as<void>(), distances, std::size_t{total} * 8, cudaMemcpyHostToDevice,
                                       stream));
-    const auto sweep = [&](auto kernel, std::size_t shared) {
-      kernel<<<count, kSweepThreads, shared, stream>>>(
+    if (shared_sweep) {
+      const std::size_t level_bytes = h.levels() + 1 <= kSharedLevelOffsets ? (h.levels() + 1) * 4 : 0;
+      phast_sweep<<<count, kSweepThreads, std::size_t{n} * 8 + level_bytes, stream>>>(
           down_offsets.as<std::uint64_t>(), down_tails.as<std::uint32_t>(), down_weights.as<std::uint64_t>(),
           level_offsets.as<std::uint32_t>(), h.levels(), order.as<std::uint32_t>(), n, seed_pos.as<std::uint32_t>(),
-          seed_pos.as<std::uint32_t>() + count + 1, seed_dist.as<std::uint64_t>(), scratch.as<std::uint64_t>(),
-          core_dist.as<std::uint64_t>());
-    };
-    const std::size_t level_bytes = h.levels() + 1 <= kSharedLevelOffsets ? (h.levels() + 1) * 4 : 0;
-    if (shared_sweep) {
-      sweep(phast_sweep<true>, std::size_t{n} * 8 + level_bytes);
+          seed_pos.as<std::uint32_t>() + count + 1, seed_dist.as<std::uint64_t>(), core_dist.as<std::uint64_t>());
+      SSSP_CHECK_LAUNCH("phast_sweep");
     } else {
-      sweep(phast_sweep<false>, level_bytes);
+      for (std::uint32_t b = 0; b < count; ++b) grid_sweep(b, count);
     }
-    SSSP_CHECK_LAUNCH("phast_sweep");
     const auto blocks = static_cast<int>(
         std::min<std::uint64_t>(static_cast<std::uint64_t>(read_off_blocks) * count, (std::uint64_t{g.num_vertices} * count + 255) / 256));
     read_off<<<std::max(1, blocks), 256, 0, stream>>>(g.num_vertices, n, count, core_of.as<std::uint32_t>(),
@@ -413,6 +487,37 @@ struct HierarchyGpuSolver::Impl {
     lower_pieces<<<piece_blocks, 256, 0, stream>>>(static_cast<std::uint32_t>(pieces), piece_index.as<std::uint64_t>(),
                                                    piece_dist.as<std::uint64_t>(), dist.as<std::uint64_t>());
     SSSP_CHECK_LAUNCH("lower_pieces");
+  }
+
+  // The grid sweep of source b of a launch of `count`: one cooperative
+  // launch, or without cooperative launch one per phase and level.
+  void grid_sweep(std::uint32_t b, std::uint32_t count) {
+    const std::uint32_t* offsets = seed_pos.as<std::uint32_t>();
+    const auto run = [&](unsigned phases, std::uint32_t first_level, std::uint32_t end_level) {
+      if (grid_sweep_cooperative) {
+        detail::launch_cooperative(phast_sweep_grid, grid_sweep_blocks, kGridSweepThreads, stream,
+                                   down_offsets.as<const std::uint64_t>(), down_tails.as<const std::uint32_t>(),
+                                   down_weights.as<const std::uint64_t>(), level_offsets.as<const std::uint32_t>(),
+                                   first_level, end_level, order.as<const std::uint32_t>(), h.num_vertices, b, offsets,
+                                   offsets + count + 1, seed_dist.as<const std::uint64_t>(), scratch.as<std::uint64_t>(),
+                                   core_dist.as<std::uint64_t>(), phases);
+      } else {
+        phast_sweep_grid<<<grid_sweep_blocks, kGridSweepThreads, 0, stream>>>(
+            down_offsets.as<std::uint64_t>(), down_tails.as<std::uint32_t>(), down_weights.as<std::uint64_t>(),
+            level_offsets.as<std::uint32_t>(), first_level, end_level, order.as<std::uint32_t>(), h.num_vertices, b,
+            offsets, offsets + count + 1, seed_dist.as<std::uint64_t>(), scratch.as<std::uint64_t>(),
+            core_dist.as<std::uint64_t>(), phases);
+      }
+      SSSP_CHECK_LAUNCH("phast_sweep_grid");
+    };
+    if (grid_sweep_cooperative) {
+      run(kSweepInit | kSweepSeed | kSweepLevels | kSweepCopyOut | kCooperative, 0, h.levels());
+      return;
+    }
+    run(kSweepInit, 0, 0);
+    run(kSweepSeed, 0, 0);
+    for (std::uint32_t level = 0; level < h.levels(); ++level) run(kSweepLevels, level, level + 1);
+    run(kSweepCopyOut, 0, 0);
   }
 
   // After a launch of one source (its piece applied): the tree from the

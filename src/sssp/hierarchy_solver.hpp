@@ -36,9 +36,14 @@ struct HierarchySolveTimes {
 struct HierarchySolverOptions {
   int device = 0;
   bool predecessors = false;  // a shortest-path tree with every solve
-  // false: the sweep keeps its distances in device memory even where shared
-  // memory would hold them (what larger cores get; for tests and measurements).
+  // false: the grid-wide sweep with its distances in device memory even
+  // where one block's shared memory would hold them (what larger cores get;
+  // for tests and measurements).
   bool shared_memory_sweep = true;
+  // false: the grid-wide sweep as one launch per level instead of one
+  // cooperative launch with grid barriers (also what devices without
+  // cooperative launch get).
+  bool persistent_grid = true;
 };
 
 class HierarchyGpuSolver {

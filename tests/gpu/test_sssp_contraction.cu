@@ -16,6 +16,7 @@
 
 #include "gpu_test_support.cuh"
 #include "graph/contraction.hpp"
+#include "graph/generators.hpp"
 #include "graph/reference.hpp"
 #include "graph/verify.hpp"
 #include "road_like_graph.hpp"
@@ -110,12 +111,14 @@ namespace {
 // against Dijkstra: consecutive queries on one solver.
 // With predecessors, every tree is checked too (the road-like graphs have
 // zero-weight arcs).
-void expect_phast_exact(const graph::IntCsr& g, const std::string& what, graph::vertex_id step, bool shared_sweep) {
+void expect_phast_exact(const graph::IntCsr& g, const std::string& what, graph::vertex_id step, bool shared_sweep,
+                        bool persistent_grid = true) {
   const graph::ChainContraction c = graph::contract_chains(g);
   const graph::Hierarchy h = graph::build_hierarchy(c.core);
   for (const bool with_pred : {false, true}) {
     sssp::HierarchySolverOptions options;
     options.shared_memory_sweep = shared_sweep;
+    options.persistent_grid = persistent_grid;
     options.predecessors = with_pred;
     sssp::HierarchyGpuSolver solver(g, c, h, options);
     for (graph::vertex_id s = 0; s < g.num_vertices; s += step) {
@@ -148,18 +151,26 @@ TEST(SsspContraction, HierarchySweepMatchesDijkstra) {
   }
 }
 
-// The sweep with its distances in device memory (what cores too large for
-// shared memory get), on the same kind of graphs.
-TEST(SsspContraction, HierarchySweepInDeviceMemory) {
+// The grid-wide sweep (what cores too large for shared memory get), as one
+// cooperative launch and as one launch per level, on the same kind of
+// graphs and on a grid whose core is too large for shared memory.
+TEST(SsspContraction, HierarchyGridSweep) {
   SKIP_IF_NO_GPU();
   for (std::uint64_t seed = 11; seed <= 13; ++seed) {
     test_support::RoadSpec spec;
     spec.junctions = 300;
     spec.roads = 700;
     spec.trees = 100;
-    expect_phast_exact(test_support::road_like(spec, seed), "device memory, seed " + std::to_string(seed), 97, false);
-    if (HasFatalFailure()) return;
+    for (const bool persistent : {true, false}) {
+      expect_phast_exact(test_support::road_like(spec, seed),
+                         "grid sweep" + std::string(persistent ? "" : " per level") + ", seed " + std::to_string(seed),
+                         97, false, persistent);
+      if (HasFatalFailure()) return;
+    }
   }
+  const graph::IntCsr grid =
+      graph::generate(graph::GeneratorSpec::parse("grid:180:180"), graph::WeightRule::parse("random:0:50", 5), 5);
+  expect_phast_exact(grid, "grid 180 x 180 (core past shared memory)", 3001, true);
 }
 
 // Many sources in one call (solve_batch): every source kind, a source twice,
