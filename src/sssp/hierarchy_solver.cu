@@ -63,7 +63,10 @@ __device__ __forceinline__ void load_item(PendingItem& p, std::uint32_t position
 
 // Relaxes position i's downward in-arcs [first, end) into d: loads of four
 // arcs at a time first, then their distances, so a vertex with many arcs
-// waits for one memory latency per four arcs, not per arc.
+// waits for one memory latency per four arcs, not per arc. kPastL1: the
+// distances are in device memory and written by other SMs (the grid
+// sweep), so they are read from L2 (__ldcg).
+template <bool kPastL1 = false>
 __device__ __forceinline__ std::uint64_t relax_arcs(std::uint64_t d, std::uint64_t first, std::uint64_t end,
                                                     const std::uint64_t* dist,
                                                     const std::uint32_t* __restrict__ down_tails,
@@ -80,7 +83,7 @@ __device__ __forceinline__ std::uint64_t relax_arcs(std::uint64_t d, std::uint64
 #pragma unroll
     for (int k = 0; k < 4; ++k)
       if (e + k < end) {
-        const std::uint64_t du = dist[tail[k]];
+        const std::uint64_t du = kPastL1 ? __ldcg(dist + tail[k]) : dist[tail[k]];
         if (du != kInf) d = min(d, du + weight[k]);
       }
   }
@@ -156,29 +159,6 @@ __global__ void __launch_bounds__(kSweepThreads)
 // phase, and each level, on its own.
 enum SweepPhase : unsigned { kSweepInit = 1, kSweepSeed = 2, kSweepLevels = 4, kSweepCopyOut = 8, kCooperative = 16 };
 
-__device__ __forceinline__ std::uint64_t relax_arcs_global(std::uint64_t d, std::uint64_t first, std::uint64_t end,
-                                                           const std::uint64_t* dist,
-                                                           const std::uint32_t* __restrict__ down_tails,
-                                                           const std::uint64_t* __restrict__ down_weights) {
-  for (std::uint64_t e = first; e < end; e += 4) {
-    std::uint32_t tail[4];
-    std::uint64_t weight[4];
-#pragma unroll
-    for (int k = 0; k < 4; ++k)
-      if (e + k < end) {
-        tail[k] = down_tails[e + k];
-        weight[k] = down_weights[e + k];
-      }
-#pragma unroll
-    for (int k = 0; k < 4; ++k)
-      if (e + k < end) {
-        const std::uint64_t du = __ldcg(dist + tail[k]);
-        if (du != kInf) d = min(d, du + weight[k]);
-      }
-  }
-  return d;
-}
-
 __global__ void __launch_bounds__(kGridSweepThreads)
     phast_sweep_grid(const std::uint64_t* __restrict__ down_offsets, const std::uint32_t* __restrict__ down_tails,
                      const std::uint64_t* __restrict__ down_weights, const std::uint32_t* __restrict__ level_offsets,
@@ -203,8 +183,8 @@ __global__ void __launch_bounds__(kGridSweepThreads)
     for (std::uint32_t level = first_level; level < end_level; ++level) {
       const std::uint32_t hi = level_offsets[level + 1];
       for (std::uint32_t i = level_offsets[level] + thread; i < hi; i += threads)
-        scratch[i] = relax_arcs_global(__ldcg(scratch + i), down_offsets[i], down_offsets[i + 1], scratch, down_tails,
-                                       down_weights);
+        scratch[i] = relax_arcs<true>(__ldcg(scratch + i), down_offsets[i], down_offsets[i + 1], scratch, down_tails,
+                                      down_weights);
       if (cooperative) grid.sync();
     }
   }

@@ -106,20 +106,18 @@ class Builder {
         const vertex_id v = round[i];
         state_[v] = kContracted;
         h.rank[v] = next_rank++;
-        for (const Arc& a : in_[v]) {
-          erase(out_[a.other], v);
-          ++deleted_[a.other];
-          depth_[a.other] = std::max(depth_[a.other], depth_[v] + 1);
-          if (!is_neighbour[a.other]) touched_neighbours.push_back(a.other);
-          is_neighbour[a.other] = 1;
-        }
-        for (const Arc& a : out_[v]) {
-          erase(in_[a.other], v);
-          ++deleted_[a.other];
-          depth_[a.other] = std::max(depth_[a.other], depth_[v] + 1);
-          if (!is_neighbour[a.other]) touched_neighbours.push_back(a.other);
-          is_neighbour[a.other] = 1;
-        }
+        // v leaves each neighbour's list on the other side.
+        const auto detach = [&](const std::vector<Arc>& arcs, std::vector<std::vector<Arc>>& other_side) {
+          for (const Arc& a : arcs) {
+            erase(other_side[a.other], v);
+            ++deleted_[a.other];
+            depth_[a.other] = std::max(depth_[a.other], depth_[v] + 1);
+            if (!is_neighbour[a.other]) touched_neighbours.push_back(a.other);
+            is_neighbour[a.other] = 1;
+          }
+        };
+        detach(in_[v], out_);
+        detach(out_[v], in_);
         up[v] = std::move(out_[v]);
         down_in[v] = std::move(in_[v]);
         out_[v].clear();
