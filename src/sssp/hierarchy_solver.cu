@@ -162,7 +162,8 @@ enum SweepPhase : unsigned { kSweepInit = 1, kSweepSeed = 2, kSweepLevels = 4, k
 __global__ void __launch_bounds__(kGridSweepThreads)
     phast_sweep_grid(const std::uint64_t* __restrict__ down_offsets, const std::uint32_t* __restrict__ down_tails,
                      const std::uint64_t* __restrict__ down_weights, const std::uint32_t* __restrict__ level_offsets,
-                     std::uint32_t first_level, std::uint32_t end_level, const std::uint32_t* __restrict__ order,
+                     const std::uint8_t* __restrict__ level_group, std::uint32_t first_level, std::uint32_t end_level,
+                     const std::uint32_t* __restrict__ order,
                      std::uint32_t n, std::uint32_t source_index, const std::uint32_t* __restrict__ seed_offsets,
                      const std::uint32_t* __restrict__ seed_positions, const std::uint64_t* __restrict__ seed_distances,
                      std::uint64_t* scratch, std::uint64_t* __restrict__ core_dist, unsigned phases) {
@@ -180,11 +181,40 @@ __global__ void __launch_bounds__(kGridSweepThreads)
     if (cooperative) grid.sync();
   }
   if (phases & kSweepLevels) {
+    const std::uint32_t lane = threadIdx.x & 31u, warp = thread / 32u, warps = threads / 32u;
     for (std::uint32_t level = first_level; level < end_level; ++level) {
-      const std::uint32_t hi = level_offsets[level + 1];
-      for (std::uint32_t i = level_offsets[level] + thread; i < hi; i += threads)
-        scratch[i] = relax_arcs<true>(__ldcg(scratch + i), down_offsets[i], down_offsets[i + 1], scratch, down_tails,
-                                      down_weights);
+      const std::uint32_t lo = level_offsets[level], hi = level_offsets[level + 1];
+      // `group` lanes per position (a power of two up to 32, from the level's
+      // mean arcs per position), so that a lane loads at most about four
+      // arcs: a level waits for its slowest position's chain of loads.
+      const std::uint32_t group = level_group[level], per_warp = 32u / group, sub = lane & (group - 1u);
+      for (std::uint32_t p0 = lo + warp * per_warp; p0 < hi; p0 += warps * per_warp) {
+        const std::uint32_t i = p0 + lane / group;
+        std::uint64_t first = 0, end = 0;
+        if (i < hi) {
+          first = down_offsets[i];
+          end = down_offsets[i + 1];
+        }
+        std::uint64_t d = kInf;
+        for (std::uint64_t e = first + sub; e < end; e += 4ull * group) {
+          std::uint32_t tail[4];
+          std::uint64_t weight[4];
+#pragma unroll
+          for (int k = 0; k < 4; ++k)
+            if (e + k * group < end) {
+              tail[k] = down_tails[e + k * group];
+              weight[k] = down_weights[e + k * group];
+            }
+#pragma unroll
+          for (int k = 0; k < 4; ++k)
+            if (e + k * group < end) {
+              const std::uint64_t du = __ldcg(scratch + tail[k]);
+              if (du != kInf) d = min(d, du + weight[k]);
+            }
+        }
+        for (std::uint32_t off = group / 2; off > 0; off >>= 1) d = min(d, __shfl_xor_sync(0xFFFFFFFFu, d, off));
+        if (i < hi && sub == 0) scratch[i] = min(__ldcg(scratch + i), d);
+      }
       if (cooperative) grid.sync();
     }
   }
@@ -269,7 +299,7 @@ struct HierarchyGpuSolver::Impl {
   detail::DeviceMemory seed_pos, seed_dist, core_dist, dist;
   // The grid sweep's distances (cores past shared memory; one source at a
   // time), and its grid: all resident blocks, 0 without cooperative launch.
-  detail::DeviceMemory scratch;
+  detail::DeviceMemory scratch, level_group;
   int grid_sweep_blocks = 0;
   bool grid_sweep_cooperative = false;
   detail::PinnedMemory host_seed_pos, host_seed_dist, host_dist;
@@ -324,6 +354,17 @@ struct HierarchyGpuSolver::Impl {
     read_off_blocks = std::max(1, std::min(4 * sms, static_cast<int>((g.num_vertices + 255) / 256)));
     if (!shared_sweep) {
       scratch.allocate(std::size_t{h.num_vertices} * 8, "the sweep's distances");
+      // Lanes per position for each level: the smallest power of two that
+      // leaves a lane about four of the level's mean arcs per position.
+      std::vector<std::uint8_t> groups(h.levels());
+      for (std::uint32_t l = 0; l < h.levels(); ++l) {
+        const std::uint64_t positions = h.level_offsets[l + 1] - h.level_offsets[l];
+        const std::uint64_t arcs = h.down_offsets[h.level_offsets[l + 1]] - h.down_offsets[h.level_offsets[l]];
+        std::uint32_t group = 1;
+        while (group < 32 && arcs > 4 * group * std::max<std::uint64_t>(1, positions)) group *= 2;
+        groups[l] = static_cast<std::uint8_t>(group);
+      }
+      upload(level_group, groups, "the sweep's lanes per position", stream);
       grid_sweep_blocks =
           options.persistent_grid ? detail::cooperative_grid(phast_sweep_grid, kGridSweepThreads, device) : 0;
       grid_sweep_cooperative = grid_sweep_blocks > 0;
@@ -478,13 +519,15 @@ struct HierarchyGpuSolver::Impl {
         detail::launch_cooperative(phast_sweep_grid, grid_sweep_blocks, kGridSweepThreads, stream,
                                    down_offsets.as<const std::uint64_t>(), down_tails.as<const std::uint32_t>(),
                                    down_weights.as<const std::uint64_t>(), level_offsets.as<const std::uint32_t>(),
-                                   first_level, end_level, order.as<const std::uint32_t>(), h.num_vertices, b, offsets,
+                                   level_group.as<const std::uint8_t>(), first_level, end_level,
+                                   order.as<const std::uint32_t>(), h.num_vertices, b, offsets,
                                    offsets + count + 1, seed_dist.as<const std::uint64_t>(), scratch.as<std::uint64_t>(),
                                    core_dist.as<std::uint64_t>(), phases);
       } else {
         phast_sweep_grid<<<grid_sweep_blocks, kGridSweepThreads, 0, stream>>>(
             down_offsets.as<std::uint64_t>(), down_tails.as<std::uint32_t>(), down_weights.as<std::uint64_t>(),
-            level_offsets.as<std::uint32_t>(), first_level, end_level, order.as<std::uint32_t>(), h.num_vertices, b,
+            level_offsets.as<std::uint32_t>(), level_group.as<std::uint8_t>(), first_level, end_level,
+            order.as<std::uint32_t>(), h.num_vertices, b,
             offsets, offsets + count + 1, seed_dist.as<std::uint64_t>(), scratch.as<std::uint64_t>(),
             core_dist.as<std::uint64_t>(), phases);
       }
