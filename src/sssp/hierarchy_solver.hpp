@@ -3,8 +3,10 @@
 // the host searches the source's piece and then upward in the hierarchy (a
 // few hundred vertices on roads); one kernel sweeps the core level by level,
 // each level's vertices relaxing their downward in-arcs in parallel, with a
-// block barrier between levels (tens of levels on roads, not thousands of
-// rounds); a second kernel reads every vertex's distance off the core's, and
+// barrier between levels (tens of levels on roads, not thousands of rounds;
+// one block with the distances in shared memory for cores up to 26k
+// vertices, every resident block above); a second kernel reads every
+// vertex's distance off the core's, and
 // a third lowers the source's own piece's vertices to their distances inside
 // the piece. Many sources share those launches (solve_batch), a block each.
 // Integer weights. Predecessors, when asked for, come from the finished
