@@ -61,28 +61,30 @@ __device__ __forceinline__ void load_item(PendingItem& p, std::uint32_t position
     }
 }
 
-// Relaxes position i's downward in-arcs [first, end) into d: loads of four
-// arcs at a time first, then their distances, so a vertex with many arcs
-// waits for one memory latency per four arcs, not per arc. kPastL1: the
-// distances are in device memory and written by other SMs (the grid
+// Relaxes the downward in-arcs first, first + stride, ... (below end) into
+// d: loads of four arcs at a time first, then their distances, so a vertex
+// with many arcs waits for one memory latency per four arcs, not per arc.
+// stride > 1: a group of lanes shares a position (the grid sweep). kPastL1:
+// the distances are in device memory and written by other SMs (the grid
 // sweep), so they are read from L2 (__ldcg).
 template <bool kPastL1 = false>
 __device__ __forceinline__ std::uint64_t relax_arcs(std::uint64_t d, std::uint64_t first, std::uint64_t end,
                                                     const std::uint64_t* dist,
                                                     const std::uint32_t* __restrict__ down_tails,
-                                                    const std::uint64_t* __restrict__ down_weights) {
-  for (std::uint64_t e = first; e < end; e += 4) {
+                                                    const std::uint64_t* __restrict__ down_weights,
+                                                    std::uint32_t stride = 1) {
+  for (std::uint64_t e = first; e < end; e += 4ull * stride) {
     std::uint32_t tail[4];
     std::uint64_t weight[4];
 #pragma unroll
     for (int k = 0; k < 4; ++k)
-      if (e + k < end) {
-        tail[k] = down_tails[e + k];
-        weight[k] = down_weights[e + k];
+      if (e + k * stride < end) {
+        tail[k] = down_tails[e + k * stride];
+        weight[k] = down_weights[e + k * stride];
       }
 #pragma unroll
     for (int k = 0; k < 4; ++k)
-      if (e + k < end) {
+      if (e + k * stride < end) {
         const std::uint64_t du = kPastL1 ? __ldcg(dist + tail[k]) : dist[tail[k]];
         if (du != kInf) d = min(d, du + weight[k]);
       }
@@ -195,23 +197,7 @@ __global__ void __launch_bounds__(kGridSweepThreads)
           first = down_offsets[i];
           end = down_offsets[i + 1];
         }
-        std::uint64_t d = kInf;
-        for (std::uint64_t e = first + sub; e < end; e += 4ull * group) {
-          std::uint32_t tail[4];
-          std::uint64_t weight[4];
-#pragma unroll
-          for (int k = 0; k < 4; ++k)
-            if (e + k * group < end) {
-              tail[k] = down_tails[e + k * group];
-              weight[k] = down_weights[e + k * group];
-            }
-#pragma unroll
-          for (int k = 0; k < 4; ++k)
-            if (e + k * group < end) {
-              const std::uint64_t du = __ldcg(scratch + tail[k]);
-              if (du != kInf) d = min(d, du + weight[k]);
-            }
-        }
+        std::uint64_t d = relax_arcs<true>(kInf, first + sub, end, scratch, down_tails, down_weights, group);
         for (std::uint32_t off = group / 2; off > 0; off >>= 1) d = min(d, __shfl_xor_sync(0xFFFFFFFFu, d, off));
         if (i < hi && sub == 0) scratch[i] = min(__ldcg(scratch + i), d);
       }
@@ -253,7 +239,7 @@ __global__ void read_off(std::uint32_t n, std::uint32_t core_n, std::uint32_t so
   }
 }
 
-// The sources' own pieces (ContractionQuery::apply_piece) on the device:
+// The sources' own pieces (ContractionQuery::expand's last step) on the device:
 // their paths inside the piece, which the read-off cannot see. Entry i
 // lowers dist[index[i]] (source b's vertex v at b x n + v).
 __global__ void lower_pieces(std::uint32_t count, const std::uint64_t* __restrict__ index,

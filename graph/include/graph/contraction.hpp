@@ -110,11 +110,8 @@ class ContractionQuery {
   // entry entries, infinite_distance<uint32_t>() for unreachable) and predecessors.
   // Uses up to `threads` OpenMP threads (0: all).
   void expand(const Dist* core_dist, const vertex_id* core_pred, Dist* dist, vertex_id* pred, int threads = 0) const;
-  // expand's last step alone, for a read-off done elsewhere (on a GPU):
-  // the source's own piece, whose paths inside the piece win ties.
-  void apply_piece(Dist* dist) const;
-  // The same step's data, for a device that applies it itself: the source's
-  // piece vertices and their distances inside the piece.
+  // expand's last step's data, for a read-off done elsewhere (on a GPU):
+  // the source's piece vertices and their distances inside the piece.
   const std::vector<vertex_id>& piece_vertices() const { return touched_; }
   Dist piece_distance(vertex_id v) const { return local_dist_[v]; }
 

@@ -457,8 +457,4 @@ void ContractionQuery::expand(const Dist* core_dist, const vertex_id* core_pred,
   if (want_pred) pred[source_] = kNoVertex;
 }
 
-void ContractionQuery::apply_piece(Dist* dist) const {
-  for (const vertex_id v : touched_) dist[v] = std::min(dist[v], local_dist_[v]);
-}
-
 }  // namespace graph
