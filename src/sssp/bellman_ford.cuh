@@ -33,7 +33,7 @@ struct BellmanFordPolicy {
 
   static constexpr bool kHasSplits = false;
   static constexpr bool kClusterLoop = true;  // runs in the cluster regime (engine.cuh)
-  static constexpr bool kPauseInBlock = false;  // never pauses
+  static constexpr bool kPauseOnDevice = false;  // never pauses
 
   template <class Out>
   __device__ static Sink<Out> sink(const EngineContext<Weight>&, const State&, State*, const Out& out) {

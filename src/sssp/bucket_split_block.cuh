@@ -1,25 +1,30 @@
-// The bucketing strategies' full split (bucketing.cuh) inside one block: a
-// one-block kernel that the host enqueues before every step of the device
-// loop (engine.cuh, engine_resolve_pause) cuts a pile of up to
-// kBlockSplitMaxItems entries into the B + 1 buckets, instead of the loop
-// waiting for the host to launch a device-wide split. That pause costs a host round
-// trip and a chain of launches per full split; a block split of a few
-// thousand entries costs a few microseconds (docs/TUNING.md, "Full splits in
-// the block"). It is the multisplit of Ashkiani et al., "GPU Multisplit"
-// (PPoPP 2016) inside a graph kernel, on the library's block collective
-// (multisplit::BlockMultisplit).
+// The bucketing strategies' full split (bucketing.cuh) on the device: a
+// kernel that the host enqueues last in every step of the device loop
+// (engine.cuh, engine_resolve_pause) cuts the pile into the B + 1 buckets,
+// instead of the loop pausing for the host to launch a device-wide split.
+// That pause costs a host round trip and a chain of launches per full split
+// (docs/TUNING.md, "Full splits in the block" and "Full splits in the
+// grid"). A pile of up to kBlockSplitMaxItems entries is split by one block;
+// a larger one by every block of a cooperative grid, each taking a
+// contiguous run of tiles, with grid barriers between the passes. It is the
+// multisplit of Ashkiani et al., "GPU Multisplit" (PPoPP 2016) inside a graph
+// kernel, on the library's block collective (multisplit::BlockMultisplit).
 //
-// Three passes over the input, all threads of the block:
+// Three passes over the input, all threads of the group:
 //   1. de-duplicate (stamps) and find the smallest live distance, whose
 //      window becomes ready bucket 0 (the base);
 //   2. count the entries of each bucket (shared-memory histogram) and scan
-//      the counts into the bucket offsets;
+//      the counts into the bucket offsets (in a grid: each block's counts
+//      go through global memory, and a block's entries of bucket b follow
+//      those of the blocks before it);
 //   3. tile by tile, rank the entries within their buckets (BlockMultisplit)
 //      and write them after the entries earlier tiles put in each bucket.
 // The result has the device-wide split's layout: buckets 0 .. B - 1 in
 // out[offsets[b] .. offsets[b + 1]), offsets[B + 1] = n; the discarded
 // entries of bucket B are counted but not written (nobody reads them).
 #pragma once
+
+#include <cooperative_groups.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -32,8 +37,9 @@
 
 namespace sssp::detail {
 
-// Largest pile split in the block, and the most buckets (B + 1, the discard
-// bucket included) it handles; larger ones pause for the device-wide split.
+// Largest pile split in one block (larger ones: in the grid), and the most
+// buckets (B + 1, the discard bucket included) a device split handles; more
+// pause for the host's device-wide split.
 constexpr std::uint32_t kBlockSplitMaxItems = 16384;
 constexpr std::uint32_t kBlockSplitMaxBuckets = 64;
 constexpr int kBlockSplitItemsPerThread = 4;
@@ -80,36 +86,59 @@ struct SplitInput {
   __device__ __forceinline__ std::uint32_t* at(std::uint32_t i) const { return i < n_a ? a + i : b + (i - n_a); }
 };
 
+// Who splits: one block (the default), or every block of a cooperative grid
+// (block_counts set): block_counts holds gridDim.x x kBlockSplitMaxBuckets
+// words, and min_key (global) is infinite on entry and again on return.
+struct SplitGroup {
+  std::uint32_t* block_counts = nullptr;
+  unsigned long long* min_key = nullptr;
+  __device__ __forceinline__ bool grid() const { return block_counts != nullptr; }
+  __device__ __forceinline__ void sync() const {
+    if (grid()) {
+      cooperative_groups::this_grid().sync();
+    } else {
+      __syncthreads();
+    }
+  }
+};
+
 // Splits `in` into `out` and `offsets` (global, windows + 2 entries) around
 // the current window; returns the base window (ready bucket 0) in every
 // thread. Duplicates are marked kNoItem in the input with `stamp` (a stamp
-// no round uses). All threads of the block call it; it ends with a barrier.
+// no round uses). All threads of the group call it; it ends with a block
+// barrier. In a grid, only block 0 writes `offsets`.
 template <class Codec>
-__device__ unsigned long long split_in_block(const label_t* labels, std::uint32_t* stamps, std::uint32_t stamp,
-                                             const SplitInput& in, std::uint32_t* out, std::uint32_t* offsets,
-                                             std::uint32_t windows, unsigned long long window,
-                                             typename Codec::Delta delta, BlockSplitShared& sh) {
+__device__ unsigned long long split_pile(const label_t* labels, std::uint32_t* stamps, std::uint32_t stamp,
+                                         const SplitInput& in, std::uint32_t* out, std::uint32_t* offsets,
+                                         std::uint32_t windows, unsigned long long window, typename Codec::Delta delta,
+                                         BlockSplitShared& sh, const SplitGroup& group) {
   constexpr int kItems = kBlockSplitItemsPerThread;
   constexpr std::uint32_t kTile = kSmallBlock * kItems;
   const std::uint32_t tid = threadIdx.x, n = in.n_a + in.n_b;
-  // This thread's entries of the tile at t0 (striped; kNoItem past n).
-  const auto load_tile = [&](std::uint32_t t0, std::uint32_t (&v)[kItems]) {
+  const std::uint32_t blocks = group.grid() ? gridDim.x : 1, me = group.grid() ? blockIdx.x : 0;
+  // This block's tiles: a contiguous run, so that each bucket keeps the
+  // input order.
+  const std::uint64_t tiles = (std::uint64_t{n} + kTile - 1) / kTile;
+  const auto t_begin = static_cast<std::uint32_t>(tiles * me / blocks);
+  const auto t_end = static_cast<std::uint32_t>(tiles * (me + 1) / blocks);
+  // This thread's entries of tile t (striped; kNoItem past n).
+  const auto load_tile = [&](std::uint32_t t, std::uint32_t (&v)[kItems]) {
 #pragma unroll
     for (int j = 0; j < kItems; ++j) {
-      const std::uint32_t i = t0 + j * kSmallBlock + tid;
+      const std::uint32_t i = t * kTile + j * kSmallBlock + tid;
       v[j] = i < n ? __ldcg(in.at(i)) : kNoItem;
     }
   };
 
   // 1. De-duplicate; the smallest key past the window.
   unsigned long long best = Codec::inf_key();
-  for (std::uint32_t t0 = 0; t0 < n; t0 += kTile) {
+  for (std::uint32_t t = t_begin; t < t_end; ++t) {
     std::uint32_t v[kItems];
-    load_tile(t0, v);
+    load_tile(t, v);
 #pragma unroll
     for (int j = 0; j < kItems; ++j)
       if (v[j] != kNoItem && global_atomic_exch(stamps + v[j], stamp) == stamp) {
-        *in.at(t0 + j * kSmallBlock + tid) = kNoItem;
+        *in.at(t * kTile + j * kSmallBlock + tid) = kNoItem;
         v[j] = kNoItem;
       }
 #pragma unroll
@@ -129,6 +158,11 @@ __device__ unsigned long long split_in_block(const label_t* labels, std::uint32_
     unsigned long long m = sh.warp_min[0];
     for (int w = 1; w < kSmallBlock / 32; ++w) m = sh.warp_min[w] < m ? sh.warp_min[w] : m;
     sh.min_key = m;
+    if (group.grid() && m != Codec::inf_key()) atomicMin(group.min_key, m);
+  }
+  if (group.grid()) {
+    group.sync();
+    if (tid == 0) sh.min_key = __ldcg(group.min_key);
   }
   __syncthreads();
   const unsigned long long base =
@@ -138,24 +172,54 @@ __device__ unsigned long long split_in_block(const label_t* labels, std::uint32_
     return bucket_slot(bucket_of(Codec::dist(load_label(labels + v)), delta), window, base, windows);
   };
 
-  // 2. Count, then scan into the offsets (B + 1 buckets, at most 64: one thread).
-  for (std::uint32_t t0 = 0; t0 < n; t0 += kTile) {
+  // 2. Count, then scan into the offsets (B + 1 buckets, at most 64). In a
+  // grid, bucket b of this block starts after every block's entries of the
+  // buckets below b and the earlier blocks' entries of b.
+  for (std::uint32_t t = t_begin; t < t_end; ++t) {
     std::uint32_t v[kItems];
-    load_tile(t0, v);
+    load_tile(t, v);
 #pragma unroll
     for (int j = 0; j < kItems; ++j)
-      if (t0 + j * kSmallBlock + tid < n) atomicAdd(&sh.cursor[bucket(v[j])], 1u);
+      if (t * kTile + j * kSmallBlock + tid < n) atomicAdd(&sh.cursor[bucket(v[j])], 1u);
+  }
+  __syncthreads();
+  if (group.grid()) {
+    for (std::uint32_t b = tid; b <= windows; b += kSmallBlock)
+      group.block_counts[std::size_t{me} * kBlockSplitMaxBuckets + b] = sh.cursor[b];
+    group.sync();
+    if (me == 0 && tid == 0) *group.min_key = Codec::inf_key();  // every block has read it
+    // Warp w sums buckets w, w + 32 over the blocks: the totals (in
+    // tile_offsets until pass 3 needs it) and this block's predecessors'.
+    const std::uint32_t warp = tid / 32, lane = tid % 32;
+    for (std::uint32_t b = warp; b <= windows; b += kSmallBlock / 32) {
+      std::uint32_t total = 0, before = 0;
+      for (std::uint32_t g = lane; g < blocks; g += 32) {
+        const std::uint32_t c = __ldcg(group.block_counts + std::size_t{g} * kBlockSplitMaxBuckets + b);
+        total += c;
+        before += g < me ? c : 0;
+      }
+      for (int off = 16; off > 0; off >>= 1) {
+        total += __shfl_down_sync(0xFFFFFFFFu, total, off);
+        before += __shfl_down_sync(0xFFFFFFFFu, before, off);
+      }
+      if (lane == 0) {
+        sh.tile_offsets[b] = total;
+        sh.cursor[b] = before;
+      }
+    }
+  } else {
+    for (std::uint32_t b = tid; b <= windows; b += kSmallBlock) sh.tile_offsets[b] = sh.cursor[b];
+    for (std::uint32_t b = tid; b <= windows; b += kSmallBlock) sh.cursor[b] = 0;
   }
   __syncthreads();
   if (tid == 0) {
     std::uint32_t sum = 0;
     for (std::uint32_t b = 0; b <= windows; ++b) {
-      const std::uint32_t c = sh.cursor[b];
-      sh.cursor[b] = sum;
-      offsets[b] = sum;
-      sum += c;
+      if (me == 0) offsets[b] = sum;
+      sh.cursor[b] += sum;
+      sum += sh.tile_offsets[b];
     }
-    offsets[windows + 1] = sum;
+    if (me == 0) offsets[windows + 1] = sum;
   }
   __syncthreads();
 
@@ -163,9 +227,9 @@ __device__ unsigned long long split_in_block(const label_t* labels, std::uint32_
   // past n (the last tile's padding) rank in the discard bucket, which is
   // not written, so every item of the tile takes part.
   BlockSplit splitter(sh.split);
-  for (std::uint32_t t0 = 0; t0 < n; t0 += kTile) {
+  for (std::uint32_t t = t_begin; t < t_end; ++t) {
     std::uint32_t v[kItems], b[kItems], rank[kItems];
-    load_tile(t0, v);
+    load_tile(t, v);
 #pragma unroll
     for (int j = 0; j < kItems; ++j) b[j] = bucket(v[j]);
     splitter.RankBuckets(b, rank, windows + 1, sh.tile_offsets);  // ends with a barrier

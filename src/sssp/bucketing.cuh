@@ -26,11 +26,13 @@
 // the overflow bucket is not empty, or when no ready bucket is left and the
 // far pile holds more than kFullSplitMinFar entries (below that a scan is
 // cheaper than a split). A full split pauses the device loop (loop.paused).
-// bucket-multisplit resolves the pause on the device when the pile is small
-// enough for one block: a one-block kernel splits it (bucket_split_block.cuh)
-// and the next step goes on, with no host round trip. Otherwise, and always for
-// bucket-sort, the host launches the device-wide sort or multisplit, which
-// take their item count from the host: one synchronisation per full split.
+// bucket-multisplit resolves the pause on the device (bucket_split_block.cuh):
+// in one block when the pile is small enough, else in a cooperative grid,
+// and the next step goes on with no host round trip. Where neither can
+// (more than 63 buckets, no cooperative launch, or the options say so), and
+// always for bucket-sort, the host launches the device-wide sort or
+// multisplit, which take their item count from the host: one
+// synchronisation per full split.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -52,6 +54,7 @@
 namespace sssp::detail {
 
 constexpr std::uint32_t kFullSplitMinFar = 4096;
+static_assert(kBlockSplitMaxBuckets <= kPauseGridScratch, "a grid split's per-block counts fit the pause scratch");
 constexpr unsigned long long kNoWindow = ~0ull;
 
 template <class CodecT>
@@ -83,6 +86,8 @@ struct BucketingPolicy {
     std::uint32_t cur;
     std::uint32_t block_split_max;   // full splits of at most this many entries run in one block (0: none)
     std::uint32_t block_splits;      // of full_splits, those
+    std::uint32_t grid_split;        // larger ones run in a cooperative grid (0: the host's)
+    std::uint32_t grid_splits;       // of full_splits, those
   };
 
   struct IsNear {
@@ -98,9 +103,9 @@ struct BucketingPolicy {
   // minimum being exact, also where the cluster's blocks lower it through
   // distributed shared memory (far_pile.cuh, atomic_min_by_cas).
   static constexpr bool kClusterLoop = true;
-  // A pause (a full split) may be resolved by one block (engine.cuh,
-  // engine_resolve_pause).
-  static constexpr bool kPauseInBlock = true;
+  // A pause (a full split) may be resolved on the device, by one block or a
+  // cooperative grid (engine.cuh, engine_resolve_pause).
+  static constexpr bool kPauseOnDevice = true;
   using PauseShared = BlockSplitShared;
 
   template <class Out>
@@ -172,24 +177,31 @@ struct BucketingPolicy {
   __host__ __device__ static std::uint32_t overflow_items(const State& s) {
     return s.have_ready ? s.overflow_end - s.overflow_begin : 0;
   }
-  __device__ static bool block_pause_fits(const State& view) {
-    return overflow_items(view) + view.far.count <= view.block_split_max;
+  // Where the pause `view` holds can be resolved: one block, the grid (when
+  // the kernel has one), or only the host.
+  __device__ static PauseSite pause_site(const State& view, bool grid) {
+    if (view.block_split_max == 0) return PauseSite::Host;
+    if (overflow_items(view) + view.far.count <= view.block_split_max) return PauseSite::Block;
+    return grid && view.grid_split ? PauseSite::Grid : PauseSite::Host;
   }
 
-  // The full split the loop paused for, by one block (all its threads; `st`
-  // its shared-memory copy of the state); ends with a barrier.
-  __device__ static void resolve_pause_in_block(const EngineContext<Weight>& ctx, State* st,
-                                                BlockSplitShared* scratch) {
+  // The full split the loop paused for, by one block (grid_scratch null) or
+  // every block of the grid (all their threads; `st` each block's
+  // shared-memory copy of the state, block 0's the one kept, `global_state`
+  // the state itself); ends with a barrier.
+  __device__ static void resolve_pause(const EngineContext<Weight>& ctx, State* st, BlockSplitShared* scratch,
+                                       State* global_state, std::uint32_t* grid_scratch) {
+    const SplitGroup group{grid_scratch, grid_scratch != nullptr ? &global_state->min_key : nullptr};
     const SplitInput in{st->piles[st->cur] + overflow_first(*st), overflow_items(*st),
                         st->far.items[st->far.parity], st->far.count};
     const std::uint32_t stamp = st->loop.stamp_seq + 1;
     __syncthreads();  // everyone has read the state
     const unsigned long long base =
-        split_in_block<Codec>(ctx.labels, ctx.stamps_out, stamp, in, st->piles[st->cur ^ 1], st->offsets,
-                              st->num_buckets, st->window, st->delta, *scratch);
-    if (threadIdx.x == 0) {
+        split_pile<Codec>(ctx.labels, ctx.stamps_out, stamp, in, st->piles[st->cur ^ 1], st->offsets,
+                          st->num_buckets, st->window, st->delta, *scratch, group);
+    if (threadIdx.x == 0 && blockIdx.x == 0) {
       st->base_bucket = base;
-      ++st->block_splits;
+      ++(group.grid() ? st->grid_splits : st->block_splits);
       finish_full_split(st, stamp);
     }
     __syncthreads();
@@ -369,10 +381,14 @@ StrategyStats run_bucketing(const Workspace<typename Codec::Weight>& ws, FirstFr
   init.piles[0] = ws.big[0];
   init.piles[1] = ws.big[1];
   init.offsets = ws.bucket_offsets;
-  // Small full splits in one block on the device: bucket-multisplit's only.
+  // Full splits on the device: bucket-multisplit's only; small ones in one
+  // block, larger ones in a cooperative grid where there is one.
   Workspace<typename Codec::Weight> w = ws;
   w.block_split = use_multisplit && ws.block_split && windows + 1 <= kBlockSplitMaxBuckets;
-  init.block_split_max = w.block_split ? kBlockSplitMaxItems : 0;
+  w.grid_split = w.block_split && ws.grid_split;
+  init.block_split_max =
+      w.block_split ? (ws.block_split_max_items != 0 ? ws.block_split_max_items : kBlockSplitMaxItems) : 0;
+  init.grid_split = w.grid_split ? 1 : 0;
 
   const DistanceBuckets<Codec> bucket{ws.labels, &d_state->base_bucket, &d_state->window, delta, windows};
   auto full_split = [&](const State& h) {
@@ -423,6 +439,7 @@ StrategyStats run_bucketing(const Workspace<typename Codec::Weight>& ws, FirstFr
   const auto* end = static_cast<const State*>(ws.host_state);  // the state as the loop ended
   stats.full_splits = end->full_splits;
   stats.block_splits = end->block_splits;
+  stats.grid_splits = end->grid_splits;
   return stats;
 }
 

@@ -66,6 +66,7 @@ SolveResult<std::uint32_t> ContractedGpuSolver::solve(graph::vertex_id source, S
   out.buckets_processed = core.buckets_processed;
   out.full_splits = core.full_splits;
   out.full_splits_in_block = core.full_splits_in_block;
+  out.full_splits_in_grid = core.full_splits_in_grid;
   out.delta = core.delta;
   if (times) *times = t;
   return out;

@@ -36,11 +36,14 @@
 //   kHasSplits, split_items(view), split(ctx, view, st, first, stride, near_out)
 //                               its pile split (all threads, grid-stride);
 //   phase_count(st)             phases begun (progress besides relaxations);
-//   kPauseInBlock, PauseShared, block_pause_fits(view), resolve_pause_in_block(ctx, st, scratch)
-//                               whether one block may resolve a pause on the
-//                               device (engine_resolve_pause, all its
-//                               threads, PauseShared its scratch) instead of
-//                               the host.
+//   kPauseOnDevice, PauseShared, pause_site(view, grid),
+//   resolve_pause(ctx, st, scratch, global_state, grid_scratch)
+//                               whether a pause may be resolved on the device
+//                               (engine_resolve_pause: by one block, or by
+//                               every block of a cooperative grid with
+//                               kPauseGridScratch words of grid_scratch per
+//                               block; PauseShared each block's scratch)
+//                               instead of the host.
 // `view` is this step's copy of the state (load_view), read by every thread;
 // `st` is the state itself, for the counters the step updates.
 //
@@ -70,6 +73,11 @@
 namespace sssp::detail {
 
 enum class LoopError : std::uint32_t { None = 0, Overflow = 1, Watchdog = 2 };
+
+// Who resolves a pause (a policy's pause_site): the host after the batch,
+// one block, or every block of engine_resolve_pause's cooperative grid.
+enum class PauseSite { Host, Block, Grid };
+constexpr int kPauseGridScratch = 64;
 
 constexpr std::uint32_t kMaxStalledSteps = 1024;
 
@@ -393,23 +401,28 @@ __global__ void __launch_bounds__(kSmallBlock) engine_narrow(EngineContext<typen
   narrow_loop<Policy>(ctx, global_state);
 }
 
-// A pause the policy can resolve in one block (bucketing's full split of a
-// small pile), resolved on the device: the host enqueues this kernel last
-// in every step (ws.block_split), so the loop goes on without a host round
-// trip; it exits at once when the loop is not paused, or the pause does not
-// fit (then the host resolves it after the batch). A separate kernel, not
-// part of the narrow loop: there its registers slowed every narrow round.
+// A pause the policy can resolve on the device (bucketing's full split),
+// resolved there: the host enqueues this kernel last in every step, so the
+// loop goes on without a host round trip; it exits at once when the loop is
+// not paused, or the pause needs the host (then the host resolves it after
+// the batch). Launched as one block, or as a cooperative grid with
+// `grid_scratch` (kPauseGridScratch words per block) for pauses too large for
+// one block. A separate kernel, not part of the narrow loop: there its
+// registers slowed every narrow round.
 template <class Policy>
 __global__ void __launch_bounds__(kSmallBlock) engine_resolve_pause(EngineContext<typename Policy::Weight> ctx,
-                                                                    typename Policy::State* global_state) {
-  if constexpr (Policy::kPauseInBlock) {
+                                                                    typename Policy::State* global_state,
+                                                                    std::uint32_t* grid_scratch) {
+  if constexpr (Policy::kPauseOnDevice) {
     __shared__ typename Policy::State state;
     __shared__ typename Policy::PauseShared scratch;
     copy_state(&state, global_state);
     __syncthreads();
-    if (!state.loop.paused || state.loop.done || !Policy::block_pause_fits(state)) return;
-    Policy::resolve_pause_in_block(ctx, &state, &scratch);  // ends with a barrier
-    copy_state(global_state, &state);
+    if (!state.loop.paused || state.loop.done) return;
+    const PauseSite site = Policy::pause_site(state, grid_scratch != nullptr);  // the same in every block
+    if (site == PauseSite::Host || (site == PauseSite::Block && blockIdx.x != 0)) return;
+    Policy::resolve_pause(ctx, &state, &scratch, global_state, site == PauseSite::Grid ? grid_scratch : nullptr);
+    if (blockIdx.x == 0) copy_state(global_state, &state);
   }
 }
 
@@ -741,6 +754,18 @@ void launch_cluster(int blocks, cudaStream_t stream, EngineContext<typename Poli
   SSSP_CUDA_CHECK(cudaLaunchKernelEx(&config, engine_cluster<Policy>, ctx, state, band));
 }
 
+// Blocks of engine_resolve_pause's cooperative grid: one per SM, as many as
+// ws.pause_scratch has room for; 0 where pauses get no grid.
+template <class Policy>
+int pause_grid_blocks(const Workspace<typename Policy::Weight>& ws) {
+  if constexpr (Policy::kPauseOnDevice) {
+    if (!ws.block_split || !ws.grid_split || !ws.cooperative) return 0;
+    const int blocks = cooperative_grid(engine_resolve_pause<Policy>, kSmallBlock, ws.device, 1);
+    return std::min(blocks, ws.pause_scratch_blocks);
+  }
+  return 0;
+}
+
 // Runs the device loop from the state in ws.state (uploaded, or left there
 // by an earlier kernel) until the end; `pause` as for run_engine.
 template <class Policy, class Balance, class Pause>
@@ -762,10 +787,14 @@ StrategyStats continue_engine(const Workspace<typename Policy::Weight>& ws, Paus
   }
   // Last in every step, so that a pause any regime ends on is resolved
   // before the next step, or before the host reads the state.
+  const int pause_blocks = pause_grid_blocks<Policy>(ws);
   const auto launch_resolve_pause = [&] {
-    if constexpr (Policy::kPauseInBlock) {
-      if (ws.block_split) {
-        engine_resolve_pause<Policy><<<1, kSmallBlock, 0, ws.stream>>>(ctx, d_state);
+    if constexpr (Policy::kPauseOnDevice) {
+      if (pause_blocks > 1) {
+        launch_cooperative(engine_resolve_pause<Policy>, pause_blocks, kSmallBlock, ws.stream, ctx, d_state,
+                           ws.pause_scratch);
+      } else if (ws.block_split) {
+        engine_resolve_pause<Policy><<<1, kSmallBlock, 0, ws.stream>>>(ctx, d_state, nullptr);
         SSSP_CHECK_LAUNCH("engine_resolve_pause");
       }
     }

@@ -50,7 +50,7 @@ struct NearFarPolicy {
 
   static constexpr bool kHasSplits = true;
   static constexpr bool kClusterLoop = true;  // runs in the cluster regime (engine.cuh)
-  static constexpr bool kPauseInBlock = false;  // never pauses
+  static constexpr bool kPauseOnDevice = false;  // never pauses
 
   template <class Out>
   __device__ static Sink<Out> sink(const EngineContext<Weight>& ctx, const State& view, State* st, const Out& out) {

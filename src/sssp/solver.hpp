@@ -70,6 +70,13 @@ struct SolverOptions {
   // false: bucket-multisplit waits for the host at every full split instead
   // of splitting small piles in one block on the device.
   bool block_split = true;
+  // false: piles too large for one block wait for the host instead of being
+  // split by a cooperative grid on the device (needs block_split and
+  // persistent_grid).
+  bool grid_split = true;
+  // Largest pile split in one block, 1 .. 16384 (0: the default, 16384);
+  // smaller values send smaller piles to the grid (tests).
+  std::uint32_t block_split_max_items = 0;
   // false: one multi-block launch per wide round instead of the persistent
   // cooperative grid (also what devices without cooperative launch get).
   bool persistent_grid = true;
@@ -100,6 +107,7 @@ struct SolveResult {
   std::uint64_t buckets_processed = 0;  // bucketing / near-far phases
   std::uint64_t full_splits = 0;        // bucketing: full splits of the far pile into buckets
   std::uint64_t full_splits_in_block = 0;  // of those, split in one block on the device (no host round trip)
+  std::uint64_t full_splits_in_grid = 0;   // of those, split by a cooperative grid on the device (no host round trip)
   double delta = 0;                   // the delta used
 };
 

@@ -175,7 +175,7 @@ struct SolverImpl {
   LoadBalance load_balance = LoadBalance::ThreeStage;  // resolved
 
   DeviceMemory offsets, targets, weights, labels, stamps_a, stamps_b, pred, big0, big1, small0, small1, far0, far1, keys0,
-      keys1, temp, state, bucket_offsets, scratch, hub_vertex, hub_first, bin_counters, slot_first, chunk_slot;
+      keys1, temp, state, bucket_offsets, pause_scratch, scratch, hub_vertex, hub_first, bin_counters, slot_first, chunk_slot;
   DeviceMemory batch;                // solve_batch's per-source arrays, kept between calls
   std::uint64_t batch_bytes = 0;
   PinnedMemory batch_labels;         // solve_batch's read-back of a launch's labels, kept between calls
@@ -332,6 +332,9 @@ struct SolverImpl {
     const bool merge_path = lb == LoadBalance::MergePath;
     const std::uint64_t slot_cap = merge_path ? nn + 1 : 0;
     const std::uint64_t chunk_cap = merge_path ? m / kMergePathChunk + 2 : 0;
+    // Per-block counts of a full split in a cooperative grid (one block per SM).
+    int sms = 0;
+    SSSP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, options.device));
     // Every device allocation, from one table: the estimate checked below is
     // its sum, and the allocations are made from it.
     struct Allocation {
@@ -359,6 +362,7 @@ struct SolverImpl {
         {&temp, temp_bytes, "sort temporary storage", false},
         {&state, kStateBytes, "strategy state", false},
         {&bucket_offsets, (kMaxBuckets + 2) * 4, "bucket offsets", false},
+        {&pause_scratch, static_cast<std::uint64_t>(sms) * kPauseGridScratch * 4, "full-split block counts", false},
         {&scratch, 256, "scratch", false},
         {&hub_vertex, hub_cap * 4, "degree bins", false},
         {&hub_first, hub_cap * 8, "degree bins", false},
@@ -453,6 +457,14 @@ struct SolverImpl {
     ws.single_block_loop = options.single_block_loop;
     ws.cluster_loop = options.cluster_loop;
     ws.block_split = options.block_split;
+    ws.grid_split = options.grid_split;
+    if (options.block_split_max_items > kBlockSplitMaxItems)
+      throw std::invalid_argument("sssp: block_split_max_items must be at most " +
+                                  std::to_string(kBlockSplitMaxItems) + ", got " +
+                                  std::to_string(options.block_split_max_items));
+    ws.block_split_max_items = options.block_split_max_items;
+    ws.pause_scratch = pause_scratch.as<std::uint32_t>();
+    ws.pause_scratch_blocks = sms;
     if (options.narrow_max_arcs > kNarrowMaxArcs)
       throw std::invalid_argument("sssp: narrow_max_arcs must be at most " + std::to_string(kNarrowMaxArcs) + ", got " +
                                   std::to_string(options.narrow_max_arcs));
@@ -858,6 +870,7 @@ struct SolverImpl {
     result.buckets_processed = stats.buckets_processed;
     result.full_splits = stats.full_splits;
     result.full_splits_in_block = stats.block_splits;
+    result.full_splits_in_grid = stats.grid_splits;
     result.delta = static_cast<double>(delta);
 
     std::vector<label_t> host_labels(n);

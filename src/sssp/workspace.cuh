@@ -22,6 +22,7 @@ struct StrategyStats {
   std::uint64_t buckets_processed = 0;
   std::uint64_t full_splits = 0;   // bucketing: full splits of the far pile
   std::uint64_t block_splits = 0;  // of those, split in one block on the device (no pause for the host)
+  std::uint64_t grid_splits = 0;   // of those, split in a cooperative grid on the device (no pause for the host)
 };
 
 template <class Weight>
@@ -61,6 +62,10 @@ struct Workspace {
   bool single_block_loop = true;  // small frontiers in the single-block loop (small_frontier.cuh)
   bool cluster_loop = true;  // medium frontiers in the cluster loop where the device has clusters (engine.cuh)
   bool block_split = true;   // small full splits in one block on the device (bucketing.cuh)
+  bool grid_split = true;    // larger ones in a cooperative grid on the device (needs block_split, cooperative)
+  std::uint32_t block_split_max_items = 0;  // 0: kBlockSplitMaxItems
+  std::uint32_t* pause_scratch = nullptr;  // device, kPauseGridScratch words per block of that grid
+  int pause_scratch_blocks = 0;
   std::uint32_t narrow_max_arcs = kNarrowMaxArcs;  // arcs a round of the single-block loop may have
   int wide_blocks_per_sm = 0;  // persistent grid: blocks per SM at most (0: as many as fit)
   bool medium_grid = true;     // a one-block-per-SM persistent grid for medium frontiers (small_frontier.cuh)

@@ -480,6 +480,8 @@ struct Plan {
   bool medium_grid = true;  // the one-block-per-SM grid for medium frontiers
   bool block_split = true;  // bucket-multisplit's small full splits inside the single block
   bool cluster_loop = true;  // the cluster regime (off: the medium grid takes its frontiers)
+  bool grid_split = true;    // bucket-multisplit's larger full splits in a cooperative grid
+  std::uint32_t block_split_max_items = 0;  // small values send small piles to the grid
 };
 
 template <class Weight>
@@ -543,6 +545,9 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
   plan.predecessor_configs = static_cast<std::uint32_t>(rng.below(1u << kNumConfigs));
   plan.block_split = rng.between(0, 3) != 0;  // drawn last: earlier seeds keep the rest of their plan
   plan.cluster_loop = rng.between(0, 2) != 0;
+  plan.grid_split = rng.between(0, 3) != 0;
+  constexpr std::uint32_t kBlockSplitLimits[] = {0, 0, 1, 64, 2000};
+  plan.block_split_max_items = kBlockSplitLimits[rng.between(0, 4)];
 
   const bool wide_labels = !std::is_same_v<Weight, float> &&
                            (g.num_vertices > 0 ? g.num_vertices - 1.0 : 0.0) * max_weight(g) >= 0xFFFFFFFFp0;
@@ -554,7 +559,8 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
     << (wide_labels ? " (64-bit labels)" : "") << " delta=" << to_string(delta_kind) << ":" << plan.delta
     << " B=" << plan.buckets << " narrow_max_arcs=" << plan.narrow_max_arcs
     << " persistent=" << (plan.persistent_grid ? "on" : "off") << " medium=" << (plan.medium_grid ? "on" : "off")
-    << " block_split=" << (plan.block_split ? "on" : "off") << " cluster=" << (plan.cluster_loop ? "on" : "off");
+    << " block_split=" << (plan.block_split ? "on" : "off") << " cluster=" << (plan.cluster_loop ? "on" : "off")
+    << " grid_split=" << (plan.grid_split ? "on" : "off") << " block_split_max=" << plan.block_split_max_items;
   plan.description = s.str();
   return plan;
 }
@@ -609,6 +615,8 @@ sssp::SolverOptions plan_options(const Plan& plan, bool predecessors) {
   options.medium_grid = plan.medium_grid;
   options.block_split = plan.block_split;
   options.cluster_loop = plan.cluster_loop;
+  options.grid_split = plan.grid_split;
+  options.block_split_max_items = plan.block_split_max_items;
   return options;
 }
 

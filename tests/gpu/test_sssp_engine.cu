@@ -28,7 +28,7 @@ struct EndlessPolicy {
   using Sink = typename BellmanFordPolicy<Codec>::template Sink<Out>;
   static constexpr bool kHasSplits = true;
   static constexpr bool kClusterLoop = true;
-  static constexpr bool kPauseInBlock = false;
+  static constexpr bool kPauseOnDevice = false;
 
   template <class Out>
   __device__ static Sink<Out> sink(const EngineContext<Weight>&, const State&, State*, const Out& out) {

@@ -390,15 +390,57 @@ TEST(SsspRandomGraphs, BlockSplits) {
       }
     }
   }
-  // Piles past the block's limit go to the host, smaller ones in the same
-  // solve stay in the block.
+  // Piles past the block's limit go to a cooperative grid on the device
+  // (or, without it, to the host); smaller ones in the same solve stay in
+  // the block.
   const auto wide = generated("urand:300000:8", "random:1:1000", 63);
-  sssp::SolverOptions opts;
-  opts.delta = graph::auto_delta(wide) / 16;
-  sssp::GpuSolver<std::uint32_t> solver(wide, opts);
-  const auto got = solver.solve(5, sssp::Strategy::BucketMultisplit);
-  expect_distances<std::uint32_t>(graph::dijkstra(wide, 5), got.distances, "urand:300000:8");
-  EXPECT_GT(got.full_splits, got.full_splits_in_block) << "no pile outgrew the block";
+  for (const bool grid : {true, false}) {
+    sssp::SolverOptions opts;
+    opts.delta = graph::auto_delta(wide) / 16;
+    opts.grid_split = grid;
+    sssp::GpuSolver<std::uint32_t> solver(wide, opts);
+    const auto got = solver.solve(5, sssp::Strategy::BucketMultisplit);
+    const std::string what = grid ? "urand:300000:8, grid splits" : "urand:300000:8, host splits";
+    expect_distances<std::uint32_t>(graph::dijkstra(wide, 5), got.distances, what);
+    EXPECT_GT(got.full_splits, got.full_splits_in_block) << what << ": no pile outgrew the block";
+    if (grid) {
+      EXPECT_GT(got.full_splits_in_grid, 0u) << what;
+      EXPECT_EQ(got.full_splits, got.full_splits_in_block + got.full_splits_in_grid) << what << ": a split paused";
+    } else {
+      EXPECT_EQ(got.full_splits_in_grid, 0u) << what;
+    }
+  }
+}
+
+// Every pile of more than one entry split by the cooperative grid
+// (block_split_max_items = 1): one to many blocks' worth of entries, every
+// bucket count up to the device split's limit, integer and float weights.
+TEST(SsspRandomGraphs, GridSplits) {
+  SKIP_IF_NO_GPU();
+  const auto g = generated("urand:40000:6", "random:0:1000", 64);
+  const auto gf = to_float(generated("urand:30000:5", "random:0:100", 65));
+  const auto want = graph::dijkstra(g, 3);
+  const auto want_f = graph::dijkstra(gf, 11);
+  for (const std::uint32_t buckets : {2u, 7u, 33u, 63u}) {
+    for (const double divisor : {128.0, 16.0, 2.0}) {
+      sssp::SolverOptions opts;
+      opts.buckets = buckets;
+      opts.block_split_max_items = 1;
+      const std::string what = "B " + std::to_string(buckets) + ", delta auto/" + std::to_string(divisor);
+      opts.delta = graph::auto_delta(g) / divisor;
+      sssp::GpuSolver<std::uint32_t> solver(g, opts);
+      const auto got = solver.solve(3, sssp::Strategy::BucketMultisplit);
+      expect_distances<std::uint32_t>(want, got.distances, "urand:40000:6 " + what);
+      EXPECT_EQ(got.full_splits, got.full_splits_in_block + got.full_splits_in_grid) << what;
+      if (divisor > 2.0) EXPECT_GT(got.full_splits_in_grid, 0u) << what;
+
+      opts.delta = graph::auto_delta(gf) / divisor;
+      sssp::GpuSolver<float> fsolver(gf, opts);
+      const auto fgot = fsolver.solve(11, sssp::Strategy::BucketMultisplit);
+      expect_distances<float>(want_f, fgot.distances, "float urand:30000:5 " + what);
+      EXPECT_EQ(fgot.full_splits, fgot.full_splits_in_block + fgot.full_splits_in_grid) << "float " << what;
+    }
+  }
 }
 
 TEST(SsspRandomGraphs, ManyRegimeTransitions) {

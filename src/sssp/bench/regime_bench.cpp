@@ -4,13 +4,14 @@
 // strategy; the table gives the median solve time, the rounds, the split
 // between narrow (single-block), cluster and wide (grid) rounds,
 // microseconds per round, the bucketing strategies' full splits (and how
-// many of them one block did on the device), and the work ratio (arcs
+// many of them one block, and a cooperative grid, did on the device), and the work ratio (arcs
 // relaxed over arcs). Every result is checked against Dijkstra
 // (graph/verify.hpp: exact for integer weights, 1e-6 relative for float; the
 // "exact" column).
 //
 //   regime_bench [--runs N] [--seed S] [--strategy NAME]... [--narrow-max-arcs A,B,...]
-//                [--configs default,no-narrow,no-persistent,no-medium,no-cluster,no-block-split]
+//                [--configs default,no-narrow,no-persistent,no-medium,no-cluster,no-block-split,
+//                          no-grid-split]
 //                [--delta-factors F,F,...]
 //                [--wide-blocks-per-sm A,B,...]
 //                [--load-balance NAME]
@@ -48,6 +49,7 @@ struct Config {
   bool medium_grid = true;
   bool cluster_loop = true;
   bool block_split = true;
+  bool grid_split = true;
   double delta_factor = 1;  // times the auto delta
 };
 
@@ -89,12 +91,16 @@ Config named_config(const std::string& name) {
     c.cluster_loop = false;
     return c;
   }
+  if (name == "no-grid-split") {
+    c.grid_split = false;
+    return c;
+  }
   if (name == "no-block-split") {
     c.block_split = false;
     return c;
   }
   throw std::invalid_argument("regime_bench: unknown configuration '" + name +
-                              "' (default, no-narrow, no-persistent, no-medium, no-cluster, no-block-split)");
+                              "' (default, no-narrow, no-persistent, no-medium, no-cluster, no-block-split, no-grid-split)");
 }
 
 Args parse(int argc, char** argv) {
@@ -173,7 +179,7 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
   const double delta = graph::auto_delta(g, sssp::choose_delta_c(sssp::measure_shape(g, source)).c);
   std::cout << "\n## " << name << ": " << g.num_vertices << " vertices, " << g.num_arcs() << " arcs, source "
             << source << ", delta " << delta << "\n\n"
-            << "| strategy | config | median ms | rounds | narrow | cluster | wide | us/round | full splits (in block) | vs first | work ratio | exact |\n"
+            << "| strategy | config | median ms | rounds | narrow | cluster | wide | us/round | full splits (block, grid) | vs first | work ratio | exact |\n"
             << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
   for (const auto strategy : a.strategies) {
     double first_ms = 0;
@@ -188,6 +194,7 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
       opts.medium_grid = c.medium_grid;
       opts.cluster_loop = c.cluster_loop;
       opts.block_split = c.block_split;
+      opts.grid_split = c.grid_split;
       sssp::GpuSolver<Weight> solver(g, opts);
       const auto warm = solver.solve(source, strategy);
       bool exact = graph::find_distance_mismatches<Weight>(want, warm.distances, 0).none();
@@ -203,7 +210,8 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
       std::cout << "| " << sssp::to_string(strategy) << " | " << c.name << " | " << std::fixed << std::setprecision(3)
                 << med << " | " << last.iterations << " | " << last.rounds_narrow << " | " << last.rounds_cluster << " | " << last.rounds_wide << " | "
                 << std::setprecision(2) << (last.iterations ? med * 1000.0 / static_cast<double>(last.iterations) : 0)
-                << " | " << last.full_splits << " (" << last.full_splits_in_block << ")"
+                << " | " << last.full_splits << " (" << last.full_splits_in_block << ", "
+                << last.full_splits_in_grid << ")"
                 << " | " << (med > 0 ? first_ms / med : 0) << "x | "
                 << graph::work_ratio(last.relaxations, g.num_arcs()) << " | "
                 << (exact ? "yes" : "NO") << " |\n"
