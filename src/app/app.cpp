@@ -98,6 +98,7 @@ SolveOutcome<Weight> gpu_outcome(sssp::SolveResult<Weight>&& r, Algorithm a, dou
   if (a == Algorithm::BucketSort || a == Algorithm::BucketMultisplit) {
     outcome.full_splits = r.full_splits;
     outcome.full_splits_in_block = r.full_splits_in_block;
+    outcome.full_splits_in_grid = r.full_splits_in_grid;
   }
   return outcome;
 }

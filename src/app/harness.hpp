@@ -31,6 +31,7 @@ struct SolveOutcome {
   std::optional<std::uint64_t> buckets_processed;
   std::optional<std::uint64_t> full_splits;           // bucketing strategies: full splits of the far pile
   std::optional<std::uint64_t> full_splits_in_block;  // of them, split in one block on the device
+  std::optional<std::uint64_t> full_splits_in_grid;   // and by a cooperative grid on the device
   std::optional<double> delta;  // the delta the solver used, when it uses one (may differ from the request)
 };
 
@@ -69,6 +70,7 @@ void fill_record(const graph::Csr<Weight>& g, const SolveOutcome<Weight>& outcom
   record.buckets_processed = outcome.buckets_processed;
   record.full_splits = outcome.full_splits;
   record.full_splits_in_block = outcome.full_splits_in_block;
+  record.full_splits_in_grid = outcome.full_splits_in_grid;
   record.delta_used = outcome.delta;
   record.has_predecessors = !outcome.predecessors.empty();
   finish_record(record);

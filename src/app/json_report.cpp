@@ -216,6 +216,7 @@ json to_json(const AppOptions& options, const RunSummary& run) {
                        {"buckets_processed", optional_json(r.buckets_processed)},
                        {"full_splits", optional_json(r.full_splits)},
                        {"full_splits_in_block", optional_json(r.full_splits_in_block)},
+                       {"full_splits_in_grid", optional_json(r.full_splits_in_grid)},
                        {"predecessors", r.has_predecessors},
                        {"validation", to_string(r.validation)},
                        {"mismatches", r.mismatches},

@@ -62,8 +62,9 @@
 //                time in us / rounds), "iterations": int|null (= rounds: the key's name
 //                before "rounds", kept so older scripts still read it),
 //                "buckets_processed": int|null, "full_splits": int|null,
-//                "full_splits_in_block": int|null (bucketing strategies: full splits of the far
-//                pile in the last timed run, and those done in one block on the device),
+//                "full_splits_in_block": int|null, "full_splits_in_grid": int|null
+//                (bucketing strategies: full splits of the far pile in the last timed run, and
+//                those done in one block and by a cooperative grid on the device),
 //                "predecessors": bool,
 //                "validation": "passed"|"failed"|"not run", "mismatches": int,
 //                "batched": bool (solved in a batch: solve_ms are the call's time / its sources)}],

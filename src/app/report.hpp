@@ -67,9 +67,11 @@ struct RunRecord {
   std::optional<std::uint64_t> rounds_wide;
   std::optional<std::uint64_t> buckets_processed;  // bucketing / near-far phases, delta-stepping buckets
   // Bucketing strategies: full splits of the far pile in the last timed run,
-  // and how many of them one block did on the device (no host round trip).
+  // and how many of them one block, and a cooperative grid, did on the
+  // device (no host round trip).
   std::optional<std::uint64_t> full_splits;
   std::optional<std::uint64_t> full_splits_in_block;
+  std::optional<std::uint64_t> full_splits_in_grid;
   double mteps = 0;       // graph::mteps(reached_arcs, time.median_ms)
   double work_ratio = 0;  // graph::work_ratio(relaxations, reached_arcs)
   // time.median_ms in microseconds / rounds: what one dependent round costs,

@@ -122,6 +122,7 @@ TEST(AppHarness, WarmsUpThenTimesEachRunAndKeepsTheLast) {
     o.rounds_wide = 1;
     o.full_splits = 2 + static_cast<std::uint64_t>(calls);
     o.full_splits_in_block = 1;
+    o.full_splits_in_grid = 3;
     o.delta = 64;  // e.g. a GPU rounding 64.5 down
     return o;
   };
@@ -144,6 +145,7 @@ TEST(AppHarness, WarmsUpThenTimesEachRunAndKeepsTheLast) {
   EXPECT_FALSE(r.buckets_processed.has_value());
   EXPECT_EQ(r.full_splits, std::optional<std::uint64_t>(6));  // of the last run
   EXPECT_EQ(r.full_splits_in_block, std::optional<std::uint64_t>(1));
+  EXPECT_EQ(r.full_splits_in_grid, std::optional<std::uint64_t>(3));
   EXPECT_EQ(last.distances.size(), 5u);
   EXPECT_EQ(r.strategy, "near-far");
   EXPECT_EQ(r.delta, std::optional<double>(64.5));       // the request: rows group by it
@@ -416,12 +418,14 @@ TEST(AppJson, BucketingRecordCarriesItsFullSplits) {
   run.device.kind = "gpu";
   RunRecord a = record("bucket-multisplit", "gpu", 0, {1, 2, 3}, 8, 8);
   a.full_splits = 5;
-  a.full_splits_in_block = 4;
+  a.full_splits_in_block = 1;
+  a.full_splits_in_grid = 3;
   run.records = {a};
   run.summary = app::summarize(run.records);
   const nlohmann::json r = app::to_json(options, run).at("results").at(0);
   EXPECT_EQ(r.at("full_splits"), 5);
-  EXPECT_EQ(r.at("full_splits_in_block"), 4);
+  EXPECT_EQ(r.at("full_splits_in_block"), 1);
+  EXPECT_EQ(r.at("full_splits_in_grid"), 3);
 }
 
 TEST(AppJson, RecordHasEveryKeyWithItsType) {
@@ -509,7 +513,7 @@ TEST(AppJson, RecordHasEveryKeyWithItsType) {
   for (const char* key : {"rounds", "rounds_narrow", "rounds_wide", "us_per_round", "iterations"})
     EXPECT_TRUE(r.at(key).is_null()) << key;  // a CPU solver counts no rounds
   EXPECT_EQ(r.at("buckets_processed"), 4);
-  for (const char* key : {"full_splits", "full_splits_in_block"})
+  for (const char* key : {"full_splits", "full_splits_in_block", "full_splits_in_grid"})
     EXPECT_TRUE(r.at(key).is_null()) << key;  // only the bucketing strategies split
   EXPECT_TRUE(r.at("predecessors").is_boolean());
   EXPECT_EQ(r.at("validation"), "passed");
