@@ -14,7 +14,11 @@
 //   auto dc    Method::Auto with a device-side count (d_num_items = n,
 //              max_items = n),
 //   cub top    cub::DeviceRadixSort::SortKeys / SortPairs over the top
-//              ceil(log2 m) bits (as multisplit_bench's "CUB sort top bits").
+//              ceil(log2 m) bits (as multisplit_bench's "CUB sort top bits");
+//   in-kernel  multisplit::GridMultisplit (256 threads x 8 items, one block
+//              per SM, at most one per tile) inside one cooperative kernel
+//              that runs the batch's splits one after another: a split's cost
+//              where the caller's kernel is already running (no launch).
 // Every multisplit output is checked against Block's on the device ("ok").
 // The host-side cost of a call counts too: if the host cannot issue calls
 // as fast as the GPU runs them, the batch time shows it.
@@ -28,11 +32,38 @@
 #include <vector>
 
 #include "bench_common.cuh"
+#include "multisplit/grid_multisplit.cuh"
 #include "multisplit/multisplit.cuh"
 
 namespace {
 
 using namespace multisplit_bench;
+
+constexpr int kGridThreads = 256;
+constexpr int kGridItems = 8;
+constexpr int kGridMaxBuckets = 256;
+template <class Value>
+using GridSplit = multisplit::GridMultisplit<std::uint32_t, Value, kGridThreads, kGridItems, kGridMaxBuckets>;
+
+// `reps` splits of the same input, back to back, by the whole grid.
+template <class Value>
+__global__ void __launch_bounds__(kGridThreads) grid_split_kernel(const std::uint32_t* keys_in, const Value* values_in,
+                                                                  std::uint32_t* keys_out, Value* values_out,
+                                                                  const std::uint32_t* d_n, std::uint32_t m,
+                                                                  multisplit::delta_buckets<std::uint32_t> fn,
+                                                                  std::uint32_t* offsets, std::uint32_t* scratch,
+                                                                  int reps) {
+  __shared__ typename GridSplit<Value>::TempStorage temp;
+  GridSplit<Value> split(temp, scratch);
+  const std::uint32_t n = *d_n;
+  for (int r = 0; r < reps; ++r) {
+    if constexpr (GridSplit<Value>::HAS_VALUES) {
+      split.Split(keys_in, values_in, keys_out, values_out, n, fn, m, offsets);
+    } else {
+      split.Split(keys_in, keys_out, n, fn, m, offsets);
+    }
+  }
+}
 
 struct Options : RunOptions {
   std::vector<int> n_log2 = {10, 12, 14, 16, 18, 20, 22};
@@ -70,6 +101,7 @@ class Bench {
     buf_ = std::make_unique<KeyValueBuffers>(max_n);
     offsets_ = std::make_unique<DeviceBuffer<std::uint32_t>>(70000);
     count_ = std::make_unique<DeviceBuffer<std::uint32_t>>(1);
+    sms_ = static_cast<std::uint32_t>(prop.multiProcessorCount);
     std::printf("device: %s, %d SMs; small-n latency, us per split (batches of %d back-to-back calls on one "
                 "stream, median of %d batches)\n\n",
                 prop.name, prop.multiProcessorCount, opt_.batch, opt_.batches);
@@ -122,6 +154,43 @@ class Bench {
     return time_batches([&] { return call(temp_.ptr, nullptr); });
   }
 
+  // Microseconds per split inside one cooperative launch of `batch` splits.
+  double time_grid_split(std::uint32_t n, std::uint32_t m, bool pairs) {
+    KeyValueBuffers& b = *buf_;
+    const auto fn = multisplit::delta_buckets<std::uint32_t>::spanning(m);
+    const std::uint32_t tiles = (n + GridSplit<std::uint32_t>::TILE_ITEMS - 1) / GridSplit<std::uint32_t>::TILE_ITEMS;
+    const int blocks = static_cast<int>(std::max<std::uint32_t>(1, std::min<std::uint32_t>(sms_, tiles)));
+    scratch_.reserve(GridSplit<std::uint32_t>::ScratchWords(static_cast<std::uint32_t>(blocks)) * 4);
+    std::uint32_t* scratch = blocks > 1 ? static_cast<std::uint32_t*>(scratch_.ptr) : nullptr;
+    const std::uint32_t* d_n = count_->ptr;
+    std::uint32_t* offsets = offsets_->ptr;
+    const int reps = opt_.batch;
+    auto launch = [&](auto kernel, auto* values_in, auto* values_out) {
+      const std::uint32_t* keys_in = b.keys_in.ptr;
+      std::uint32_t* keys_out = b.keys_out.ptr;
+      std::uint32_t mm = m;
+      auto f = fn;
+      int r = reps;
+      void* args[] = {&keys_in, &values_in, &keys_out, &values_out, &d_n, &mm, &f, &offsets, &scratch, &r};
+      return cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(blocks), dim3(kGridThreads), args,
+                                         0, stream_);
+    };
+    const int saved_batch = opt_.batch;
+    opt_.batch = 1;  // one launch holds the batch's splits
+    const double us = time_batches([&] {
+      if (pairs) {
+        const std::uint32_t* vi = b.values_in.ptr;
+        std::uint32_t* vo = b.values_out.ptr;
+        return launch(grid_split_kernel<std::uint32_t>, vi, vo);
+      }
+      const cub::NullType* vi = nullptr;
+      cub::NullType* vo = nullptr;
+      return launch(grid_split_kernel<cub::NullType>, vi, vo);
+    });
+    opt_.batch = saved_batch;
+    return us / reps;
+  }
+
   double time_cub_sort(std::uint32_t n, bool pairs, int end_bit) {
     KeyValueBuffers& b = *buf_;
     const int begin_bit = 32 - end_bit;
@@ -140,8 +209,8 @@ class Bench {
   void table(const std::string& kind) {
     const bool pairs = kind == "pairs";
     std::printf("%s, delta buckets, us per split (auto: method that ran)\n\n", kind.c_str());
-    std::printf("| n | m | auto | small-n | block | auto, device count | cub top bits | ok |\n");
-    std::printf("|---|---|---|---|---|---|---|---|\n");
+    std::printf("| n | m | auto | small-n | block | auto, device count | cub top bits | in-kernel (grid) | ok |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|\n");
     for (const int lg : opt_.n_log2) {
       const std::uint32_t n = 1u << lg;
       fill_uniform<<<1024, 256>>>(buf_->keys_in.ptr, n, 12345, 0);
@@ -184,6 +253,12 @@ class Bench {
         const Record dc = measured("auto_device_count", multisplit::Method::Auto, true);
         const Record cub = add("cub_sort_top_bits", multisplit::Method::Auto,
                                time_cub_sort(n, pairs, std::max(1, ceil_log2(m))), true);
+        const double grid_us = time_grid_split(n, m, pairs);
+        BENCH_CHECK(cudaStreamSynchronize(stream_));
+        const Record grid = add("grid_in_kernel", multisplit::Method::Auto, grid_us,
+                                m <= static_cast<std::uint32_t>(kGridMaxBuckets) &&
+                                    buf_->output_matches_reference(n, pairs));
+        records_.back().ran = "GridMultisplit";
         auto cell = [](const Record& r, bool with_ran) {
           if (r.us < 0) return std::string("-");
           char text[64];
@@ -193,10 +268,10 @@ class Bench {
             std::snprintf(text, sizeof text, "%.1f", r.us);
           return std::string(text);
         };
-        const bool ok = automatic.ok && dc.ok && (small.us < 0 || small.ok);
-        std::printf("| 2^%d | %u | %s | %s | %s | %s | %s | %s |\n", lg, m, cell(automatic, true).c_str(),
+        const bool ok = automatic.ok && dc.ok && (small.us < 0 || small.ok) && grid.ok;
+        std::printf("| 2^%d | %u | %s | %s | %s | %s | %s | %s | %s |\n", lg, m, cell(automatic, true).c_str(),
                     cell(small, false).c_str(), cell(block, false).c_str(), cell(dc, true).c_str(),
-                    cell(cub, false).c_str(), ok ? "yes" : "MISMATCH");
+                    cell(cub, false).c_str(), cell(grid, false).c_str(), ok ? "yes" : "MISMATCH");
         std::fflush(stdout);
       }
     }
@@ -220,7 +295,8 @@ class Bench {
   std::string device_;
   std::unique_ptr<KeyValueBuffers> buf_;
   std::unique_ptr<DeviceBuffer<std::uint32_t>> offsets_, count_;
-  TempStorage temp_;
+  TempStorage temp_, scratch_;
+  std::uint32_t sms_ = 0;
   std::vector<Record> records_;
 };
 
