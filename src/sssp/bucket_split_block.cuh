@@ -29,7 +29,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include <multisplit/block_multisplit.cuh>
+#include <multisplit/grid_multisplit.cuh>
 
 #include "sssp/labels.cuh"
 #include "sssp/narrow_relax.cuh"
@@ -64,14 +64,12 @@ __device__ __forceinline__ unsigned long long warp_min_to_lane0(unsigned long lo
   return x;
 }
 
-using BlockSplit = multisplit::BlockMultisplit<std::uint32_t, cub::NullType, kSmallBlock, kBlockSplitItemsPerThread,
-                                               kBlockSplitMaxBuckets>;
+using PileSplit = multisplit::GridMultisplit<std::uint32_t, cub::NullType, kSmallBlock, kBlockSplitItemsPerThread,
+                                             kBlockSplitMaxBuckets>;
 
-// Shared memory of a block split.
+// Shared memory of a full split.
 struct BlockSplitShared {
-  typename BlockSplit::TempStorage split;
-  std::uint32_t tile_offsets[kBlockSplitMaxBuckets + 1];
-  std::uint32_t cursor[kBlockSplitMaxBuckets + 1];  // counts, then where each bucket's next entries go
+  typename PileSplit::TempStorage split;
   unsigned long long warp_min[kSmallBlock / 32];
   unsigned long long min_key;
 };
@@ -84,10 +82,12 @@ struct SplitInput {
   std::uint32_t* b;
   std::uint32_t n_b;
   __device__ __forceinline__ std::uint32_t* at(std::uint32_t i) const { return i < n_a ? a + i : b + (i - n_a); }
+  // Item i, past L1: other blocks of the split may have marked it.
+  __device__ __forceinline__ std::uint32_t operator[](std::uint32_t i) const { return __ldcg(at(i)); }
 };
 
 // Who splits: one block (the default), or every block of a cooperative grid
-// (block_counts set): block_counts holds gridDim.x x kBlockSplitMaxBuckets
+// (block_counts set): block_counts holds PileSplit::ScratchWords(gridDim.x)
 // words, and min_key (global) is infinite on entry and again on return.
 struct SplitGroup {
   std::uint32_t* block_counts = nullptr;
@@ -152,7 +152,6 @@ __device__ unsigned long long split_pile(const label_t* labels, std::uint32_t* s
   }
   best = warp_min_to_lane0(best);
   if (tid % 32 == 0) sh.warp_min[tid / 32] = best;
-  for (std::uint32_t b = tid; b <= windows; b += kSmallBlock) sh.cursor[b] = 0;
   __syncthreads();  // also orders pass 1's kNoItem marks before the reads below
   if (tid == 0) {
     unsigned long long m = sh.warp_min[0];
@@ -172,74 +171,13 @@ __device__ unsigned long long split_pile(const label_t* labels, std::uint32_t* s
     return bucket_slot(bucket_of(Codec::dist(load_label(labels + v)), delta), window, base, windows);
   };
 
-  // 2. Count, then scan into the offsets (B + 1 buckets, at most 64). In a
-  // grid, bucket b of this block starts after every block's entries of the
-  // buckets below b and the earlier blocks' entries of b.
-  for (std::uint32_t t = t_begin; t < t_end; ++t) {
-    std::uint32_t v[kItems];
-    load_tile(t, v);
-#pragma unroll
-    for (int j = 0; j < kItems; ++j)
-      if (t * kTile + j * kSmallBlock + tid < n) atomicAdd(&sh.cursor[bucket(v[j])], 1u);
-  }
+  // 2, 3. The split itself (the library's grid collective; one block alone
+  // when the group is one block). The discarded entries of bucket B are
+  // written too, past the others.
+  PileSplit(sh.split, group.grid() ? group.block_counts : nullptr)
+      .Split(in, out, n, bucket, windows + 1, offsets);  // in a grid, ends with a grid barrier
+  if (group.grid() && blockIdx.x == 0 && tid == 0) *group.min_key = Codec::inf_key();  // every block has read it
   __syncthreads();
-  if (group.grid()) {
-    for (std::uint32_t b = tid; b <= windows; b += kSmallBlock)
-      group.block_counts[std::size_t{me} * kBlockSplitMaxBuckets + b] = sh.cursor[b];
-    group.sync();
-    if (me == 0 && tid == 0) *group.min_key = Codec::inf_key();  // every block has read it
-    // Warp w sums buckets w, w + 32 over the blocks: the totals (in
-    // tile_offsets until pass 3 needs it) and this block's predecessors'.
-    const std::uint32_t warp = tid / 32, lane = tid % 32;
-    for (std::uint32_t b = warp; b <= windows; b += kSmallBlock / 32) {
-      std::uint32_t total = 0, before = 0;
-      for (std::uint32_t g = lane; g < blocks; g += 32) {
-        const std::uint32_t c = __ldcg(group.block_counts + std::size_t{g} * kBlockSplitMaxBuckets + b);
-        total += c;
-        before += g < me ? c : 0;
-      }
-      for (int off = 16; off > 0; off >>= 1) {
-        total += __shfl_down_sync(0xFFFFFFFFu, total, off);
-        before += __shfl_down_sync(0xFFFFFFFFu, before, off);
-      }
-      if (lane == 0) {
-        sh.tile_offsets[b] = total;
-        sh.cursor[b] = before;
-      }
-    }
-  } else {
-    for (std::uint32_t b = tid; b <= windows; b += kSmallBlock) sh.tile_offsets[b] = sh.cursor[b];
-    for (std::uint32_t b = tid; b <= windows; b += kSmallBlock) sh.cursor[b] = 0;
-  }
-  __syncthreads();
-  if (tid == 0) {
-    std::uint32_t sum = 0;
-    for (std::uint32_t b = 0; b <= windows; ++b) {
-      if (me == 0) offsets[b] = sum;
-      sh.cursor[b] += sum;
-      sum += sh.tile_offsets[b];
-    }
-    if (me == 0) offsets[windows + 1] = sum;
-  }
-  __syncthreads();
-
-  // 3. Rank each tile's entries within their buckets and write them. Entries
-  // past n (the last tile's padding) rank in the discard bucket, which is
-  // not written, so every item of the tile takes part.
-  BlockSplit splitter(sh.split);
-  for (std::uint32_t t = t_begin; t < t_end; ++t) {
-    std::uint32_t v[kItems], b[kItems], rank[kItems];
-    load_tile(t, v);
-#pragma unroll
-    for (int j = 0; j < kItems; ++j) b[j] = bucket(v[j]);
-    splitter.RankBuckets(b, rank, windows + 1, sh.tile_offsets);  // ends with a barrier
-#pragma unroll
-    for (int j = 0; j < kItems; ++j)
-      if (b[j] < windows) out[sh.cursor[b[j]] + rank[j] - sh.tile_offsets[b[j]]] = v[j];
-    __syncthreads();  // every thread has read the cursors
-    for (std::uint32_t c = tid; c < windows; c += kSmallBlock) sh.cursor[c] += sh.tile_offsets[c + 1] - sh.tile_offsets[c];
-    __syncthreads();
-  }
   return base;
 }
 
