@@ -190,8 +190,11 @@ def small_n_section(doc, data):
             f"{data.get('batch', '?')} back-to-back stream-ordered calls after warm-up, median of "
             f"{data.get('batches', '?')} batches; m = 10 delta buckets. `small-n` is the one-launch path "
             "(a cooperative kernel, one tile per block, one grid barrier); `auto` names the method it ran; "
-            "CUB = `cub::DeviceRadixSort` over the top bits. Every output matched the Block method's.", "")
+            "CUB = `cub::DeviceRadixSort` over the top bits; `in-kernel` (where measured) is "
+            "`multisplit::GridMultisplit` called inside one running cooperative kernel, the batch's splits "
+            "one after another (no launch per split). Every output matched the Block method's.", "")
     rows = data.get("results", [])
+    in_kernel = any(r.get("method") == "grid_in_kernel" for r in rows)
     for kind in ("keys", "pairs"):
         by_n = {}
         for r in rows:
@@ -208,9 +211,11 @@ def small_n_section(doc, data):
                 return f"{r['us_per_split']:.1f}" if r and r.get("us_per_split") is not None else "-"
             auto = cells.get("auto")
             auto_cell = f"{auto['us_per_split']:.1f} ({auto.get('method_ran', '?')})" if auto else "-"
-            table.append([f"2^{_lg(n)}", auto_cell, us("small_n"), us("block"), us("cub_sort_top_bits")])
+            row = [f"2^{_lg(n)}", auto_cell, us("small_n"), us("block"), us("cub_sort_top_bits")]
+            table.append(row + [us("grid_in_kernel")] if in_kernel else row)
         doc.add(f"{kind}:", "")
-        doc.table(["n", "auto", "small-n", "block", "CUB top bits"], table, ["---:", "---:", "---:", "---:", "---:"])
+        head = ["n", "auto", "small-n", "block", "CUB top bits"] + (["in-kernel (grid)"] if in_kernel else [])
+        doc.table(head, table, ["---:"] * len(head))
 
 
 def batch_rows(results_dir):
@@ -338,7 +343,7 @@ def roads_section(doc, data):
     doc.add("</details>", "")
 
 
-def add_sections(doc, results_dir, roads_dir=None):
+def add_sections(doc, results_dir, roads_dir=None, small_n_dir=None):
     sort = _load(os.path.join(results_dir, "multisplit_sort.json"))
     hist = _load(os.path.join(results_dir, "multisplit_histogram.json"))
     red = _load(os.path.join(results_dir, "multisplit_reduce.json"))
@@ -350,7 +355,8 @@ def add_sections(doc, results_dir, roads_dir=None):
             histogram_section(doc, hist)
         if red:
             reduce_section(doc, red)
-    small = _load(os.path.join(results_dir, "small_n", "small_n.json"))
+    small = _load(os.path.join(small_n_dir, "small_n.json") if small_n_dir
+                  else os.path.join(results_dir, "small_n", "small_n.json"))
     if small and small.get("results"):
         if not (sort or hist or red):
             doc.add("## Multisplit as a building block", "")
