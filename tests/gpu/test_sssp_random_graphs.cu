@@ -417,12 +417,14 @@ TEST(SsspRandomGraphs, BlockSplits) {
 // bucket count up to the device split's limit, integer and float weights.
 TEST(SsspRandomGraphs, GridSplits) {
   SKIP_IF_NO_GPU();
-  const auto g = generated("urand:40000:6", "random:0:1000", 64);
-  const auto gf = to_float(generated("urand:30000:5", "random:0:100", 65));
+  // Far piles of a few thousand entries (as in BlockSplits): small enough
+  // for the sanitizers, several tiles each.
+  const auto g = generated("urand:12000:6", "random:0:1000", 64);
+  const auto gf = to_float(generated("urand:9000:5", "random:0:100", 65));
   const auto want = graph::dijkstra(g, 3);
   const auto want_f = graph::dijkstra(gf, 11);
   for (const std::uint32_t buckets : {2u, 7u, 33u, 63u}) {
-    for (const double divisor : {128.0, 16.0, 2.0}) {
+    for (const double divisor : {64.0, 8.0}) {
       sssp::SolverOptions opts;
       opts.buckets = buckets;
       opts.block_split_max_items = 1;
@@ -430,14 +432,14 @@ TEST(SsspRandomGraphs, GridSplits) {
       opts.delta = graph::auto_delta(g) / divisor;
       sssp::GpuSolver<std::uint32_t> solver(g, opts);
       const auto got = solver.solve(3, sssp::Strategy::BucketMultisplit);
-      expect_distances<std::uint32_t>(want, got.distances, "urand:40000:6 " + what);
+      expect_distances<std::uint32_t>(want, got.distances, "urand:12000:6 " + what);
       EXPECT_EQ(got.full_splits, got.full_splits_in_block + got.full_splits_in_grid) << what;
-      if (divisor > 2.0) EXPECT_GT(got.full_splits_in_grid, 0u) << what;
+      EXPECT_GT(got.full_splits_in_grid, 0u) << what;
 
       opts.delta = graph::auto_delta(gf) / divisor;
       sssp::GpuSolver<float> fsolver(gf, opts);
       const auto fgot = fsolver.solve(11, sssp::Strategy::BucketMultisplit);
-      expect_distances<float>(want_f, fgot.distances, "float urand:30000:5 " + what);
+      expect_distances<float>(want_f, fgot.distances, "float urand:9000:5 " + what);
       EXPECT_EQ(fgot.full_splits, fgot.full_splits_in_block + fgot.full_splits_in_grid) << "float " << what;
     }
   }
