@@ -54,6 +54,7 @@
 // Either way the host throws with a message naming the cause.
 #pragma once
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -418,7 +419,11 @@ __global__ void __launch_bounds__(kSmallBlock) engine_resolve_pause(EngineContex
     __shared__ typename Policy::PauseShared scratch;
     copy_state(&state, global_state);
     __syncthreads();
-    if (!state.loop.paused || state.loop.done) return;
+    if (!state.loop.paused || state.loop.done) return;  // then nobody writes the state: every block agrees
+    // Every block has read the state before block 0 may write it back: a
+    // block starting late must not decide on the state a resolved pause
+    // leaves (a new pause, perhaps for the grid it no longer has).
+    if (grid_scratch != nullptr) cooperative_groups::this_grid().sync();
     const PauseSite site = Policy::pause_site(state, grid_scratch != nullptr);  // the same in every block
     if (site == PauseSite::Host || (site == PauseSite::Block && blockIdx.x != 0)) return;
     Policy::resolve_pause(ctx, &state, &scratch, global_state, site == PauseSite::Grid ? grid_scratch : nullptr);
