@@ -79,7 +79,7 @@ __global__ void direct_postscan_kernel(const Key* __restrict__ keys_in, Key* __r
   auto subtile = [&](std::uint32_t base, auto full) {
     constexpr bool kFull = decltype(full)::value;
     Key key[ItemsPerThread];
-    Value value[ItemsPerThread];
+    [[maybe_unused]] Value value[ItemsPerThread];  // unused for keys only
 #pragma unroll
     for (int j = 0; j < ItemsPerThread; ++j) {
       const std::uint32_t idx = base + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
