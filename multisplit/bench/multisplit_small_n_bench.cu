@@ -110,15 +110,17 @@ class Bench {
   }
 
  private:
-  // Microseconds per call: events around `batch` calls, median of batches.
+  // Microseconds per call: events around `calls` calls (default: a batch),
+  // median of batches.
   template <class Call>
-  double time_batches(const Call& call) {
-    for (int i = 0; i < opt_.batch; ++i) BENCH_CHECK(call());  // warm-up batch
+  double time_batches(const Call& call, int calls = 0) {
+    if (calls == 0) calls = opt_.batch;
+    for (int i = 0; i < calls; ++i) BENCH_CHECK(call());  // warm-up batch
     BENCH_CHECK(cudaStreamSynchronize(stream_));
     std::vector<float> ms(static_cast<std::size_t>(opt_.batches));
     for (auto& t : ms) {
       BENCH_CHECK(cudaEventRecord(start_, stream_));
-      for (int i = 0; i < opt_.batch; ++i) BENCH_CHECK(call());
+      for (int i = 0; i < calls; ++i) BENCH_CHECK(call());
       BENCH_CHECK(cudaEventRecord(stop_, stream_));
       BENCH_CHECK(cudaEventSynchronize(stop_));
       BENCH_CHECK(cudaEventElapsedTime(&t, start_, stop_));
@@ -126,7 +128,7 @@ class Bench {
     std::sort(ms.begin(), ms.end());
     const std::size_t mid = ms.size() / 2;
     const double median = ms.size() % 2 ? ms[mid] : 0.5 * (ms[mid - 1] + ms[mid]);
-    return median * 1000.0 / opt_.batch;
+    return median * 1000.0 / calls;
   }
 
   double time_split(std::uint32_t n, std::uint32_t m, bool pairs, multisplit::Method method, bool device_count,
@@ -175,9 +177,7 @@ class Bench {
       return cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(blocks), dim3(kGridThreads), args,
                                          0, stream_);
     };
-    const int saved_batch = opt_.batch;
-    opt_.batch = 1;  // one launch holds the batch's splits
-    const double us = time_batches([&] {
+    const auto call = [&] {
       if (pairs) {
         const std::uint32_t* vi = b.values_in.ptr;
         std::uint32_t* vo = b.values_out.ptr;
@@ -186,9 +186,8 @@ class Bench {
       const cub::NullType* vi = nullptr;
       cub::NullType* vo = nullptr;
       return launch(grid_split_kernel<cub::NullType>, vi, vo);
-    });
-    opt_.batch = saved_batch;
-    return us / reps;
+    };
+    return time_batches(call, 1) / reps;  // one launch holds the batch's splits
   }
 
   double time_cub_sort(std::uint32_t n, bool pairs, int end_bit) {

@@ -10,18 +10,15 @@
 // multisplit of Ashkiani et al., "GPU Multisplit" (PPoPP 2016) inside a graph
 // kernel, on the library's block collective (multisplit::BlockMultisplit).
 //
-// Three passes over the input, all threads of the group:
+// Two steps, all threads of the group:
 //   1. de-duplicate (stamps) and find the smallest live distance, whose
-//      window becomes ready bucket 0 (the base);
-//   2. count the entries of each bucket (shared-memory histogram) and scan
-//      the counts into the bucket offsets (in a grid: each block's counts
-//      go through global memory, and a block's entries of bucket b follow
-//      those of the blocks before it);
-//   3. tile by tile, rank the entries within their buckets (BlockMultisplit)
-//      and write them after the entries earlier tiles put in each bucket.
+//      window becomes ready bucket 0 (the base); in a grid, through a
+//      global atomicMin and a grid barrier;
+//   2. split the pile by bucket with multisplit::GridMultisplit (count,
+//      then rank and write tile by tile; one block alone, or the grid).
 // The result has the device-wide split's layout: buckets 0 .. B - 1 in
-// out[offsets[b] .. offsets[b + 1]), offsets[B + 1] = n; the discarded
-// entries of bucket B are counted but not written (nobody reads them).
+// out[offsets[b] .. offsets[b + 1]), offsets[B + 1] = n, the discarded
+// entries (bucket B) last.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -93,13 +90,6 @@ struct SplitGroup {
   std::uint32_t* block_counts = nullptr;
   unsigned long long* min_key = nullptr;
   __device__ __forceinline__ bool grid() const { return block_counts != nullptr; }
-  __device__ __forceinline__ void sync() const {
-    if (grid()) {
-      cooperative_groups::this_grid().sync();
-    } else {
-      __syncthreads();
-    }
-  }
 };
 
 // Splits `in` into `out` and `offsets` (global, windows + 2 entries) around
@@ -116,11 +106,7 @@ __device__ unsigned long long split_pile(const label_t* labels, std::uint32_t* s
   constexpr std::uint32_t kTile = kSmallBlock * kItems;
   const std::uint32_t tid = threadIdx.x, n = in.n_a + in.n_b;
   const std::uint32_t blocks = group.grid() ? gridDim.x : 1, me = group.grid() ? blockIdx.x : 0;
-  // This block's tiles: a contiguous run, so that each bucket keeps the
-  // input order.
-  const std::uint64_t tiles = (std::uint64_t{n} + kTile - 1) / kTile;
-  const auto t_begin = static_cast<std::uint32_t>(tiles * me / blocks);
-  const auto t_end = static_cast<std::uint32_t>(tiles * (me + 1) / blocks);
+  const auto tiles = static_cast<std::uint32_t>((std::uint64_t{n} + kTile - 1) / kTile);
   // This thread's entries of tile t (striped; kNoItem past n).
   const auto load_tile = [&](std::uint32_t t, std::uint32_t (&v)[kItems]) {
 #pragma unroll
@@ -132,7 +118,7 @@ __device__ unsigned long long split_pile(const label_t* labels, std::uint32_t* s
 
   // 1. De-duplicate; the smallest key past the window.
   unsigned long long best = Codec::inf_key();
-  for (std::uint32_t t = t_begin; t < t_end; ++t) {
+  for (std::uint32_t t = me; t < tiles; t += blocks) {
     std::uint32_t v[kItems];
     load_tile(t, v);
 #pragma unroll
@@ -160,7 +146,7 @@ __device__ unsigned long long split_pile(const label_t* labels, std::uint32_t* s
     if (group.grid() && m != Codec::inf_key()) atomicMin(group.min_key, m);
   }
   if (group.grid()) {
-    group.sync();
+    cooperative_groups::this_grid().sync();  // also makes every block's kNoItem marks visible
     if (tid == 0) sh.min_key = __ldcg(group.min_key);
   }
   __syncthreads();
@@ -171,7 +157,7 @@ __device__ unsigned long long split_pile(const label_t* labels, std::uint32_t* s
     return bucket_slot(bucket_of(Codec::dist(load_label(labels + v)), delta), window, base, windows);
   };
 
-  // 2, 3. The split itself (the library's grid collective; one block alone
+  // 2. The split itself (the library's grid collective; one block alone
   // when the group is one block). The discarded entries of bucket B are
   // written too, past the others.
   PileSplit(sh.split, group.grid() ? group.block_counts : nullptr)
