@@ -51,6 +51,29 @@ const char* to_string(LoadBalance b);
 // Throws std::invalid_argument naming the value on anything unknown.
 LoadBalance parse_load_balance(const std::string& name);
 
+// How the solver numbers the vertices of its copy of the graph on the device
+// (docs/ARCHITECTURE.md, "Vertex order"). Sources, distances and
+// predecessors are always in the input's ids; only memory locality changes.
+//   input   the input's numbering;
+//   degree  by decreasing out-degree (ties by id), computed and applied on
+//           the device as the graph is uploaded: the hubs that most arcs of a
+//           power-law graph point at share cache lines;
+//   rcm     reverse Cuthill-McKee (graph/vertex_order.hpp), computed on the
+//           host (seconds on millions of vertices): a wave of a
+//           high-diameter graph occupies a range of ids;
+//   auto    degree where the out-degrees are skewed (the largest at least
+//           kDegreeOrderMinSkew times the mean, on at least
+//           kDegreeOrderMinVertices vertices), input otherwise.
+// Measurements: docs/TUNING.md, "Vertex order".
+enum class VertexOrdering { Auto, Input, Degree, Rcm };
+inline constexpr double kDegreeOrderMinSkew = 32;
+inline constexpr std::uint32_t kDegreeOrderMinVertices = 1u << 17;
+
+// "auto", "input", "degree", "rcm".
+const char* to_string(VertexOrdering o);
+// Throws std::invalid_argument naming the value on anything unknown.
+VertexOrdering parse_vertex_ordering(const std::string& name);
+
 struct SolverOptions {
   double delta = 0;            // bucket width for solve(source, strategy): > 0 there (the caller resolves "auto")
   std::uint32_t buckets = 10;  // bucketing strategies: number of buckets B
@@ -58,6 +81,7 @@ struct SolverOptions {
   int device = 0;              // CUDA device ordinal
   std::uint64_t memory_limit_bytes = 0;  // 0: the device's free memory; else pretend only this much exists
   LoadBalance load_balance = LoadBalance::Auto;
+  VertexOrdering vertex_ordering = VertexOrdering::Auto;
   // Regimes (docs/ARCHITECTURE.md, "The device loop"). The defaults are the
   // fastest measured; the others exist to test and measure each regime.
   // false: never use the single-block loop for small frontiers (every round
@@ -158,6 +182,11 @@ class GpuSolver {
   GpuSolver& operator=(const GpuSolver&) = delete;
 
   double upload_ms() const;  // host-to-device transfer of the graph
+  // The vertex order the graph is kept in on the device (Auto resolved), and
+  // what making it cost at construction: the host's order computation plus
+  // the device's kernels (the transfers are in upload_ms); 0 for input.
+  VertexOrdering vertex_ordering() const;
+  double reorder_ms() const;
   // The load balancing the multi-block rounds use (Auto resolved).
   LoadBalance load_balance() const;
   // Share of the arcs that leave vertices of out-degree >= 32: the statistic
@@ -173,7 +202,10 @@ class GpuSolver {
   // (graph/contraction.hpp, ContractedGpuSolver). Throws
   // std::invalid_argument on a range past the arcs, a target that is not a
   // vertex, or a weight above the largest the graph had when this solver was
-  // made (its distance encoding was chosen for that weight).
+  // made (its distance encoding was chosen for that weight). Arcs are named
+  // by their position in the input graph; with a vertex order other than
+  // input the range must cover whole vertices' arcs (a vertex's arcs are
+  // stored in another order there), else std::invalid_argument.
   void rewrite_arcs(graph::edge_offset first, const std::vector<graph::vertex_id>& targets,
                     const std::vector<Weight>& weights);
   // Solves with SolverOptions::delta.

@@ -31,6 +31,7 @@
 #include "sssp/predecessors.cuh"
 #include "sssp/relax.cuh"
 #include "sssp/solver.hpp"
+#include "sssp/vertex_order.cuh"
 #include "sssp/workspace.cuh"
 
 namespace sssp::detail {
@@ -168,6 +169,12 @@ struct SolverImpl {
   bool has_zero_weights = false;
   unsigned max_weight_bits = 0;  // the largest weight at construction (its bits, for float)
   double upload_ms = 0;
+  // The order the device copy of the graph is in (Auto resolved), what it
+  // cost (vertex_order.cuh), and the permutation on both sides (empty for
+  // Input).
+  VertexOrdering ordering = VertexOrdering::Input;
+  double reorder_ms = 0;
+  HostVertexOrder host_order;
   std::uint64_t device_bytes = 0, graph_device_bytes = 0;
   std::uint32_t sm_count = 0;
   double heavy_share = 0;  // arcs leaving vertices of out-degree >= kWarpDegree, over all arcs
@@ -175,7 +182,8 @@ struct SolverImpl {
   LoadBalance load_balance = LoadBalance::ThreeStage;  // resolved
 
   DeviceMemory offsets, targets, weights, labels, stamps_a, stamps_b, pred, big0, big1, small0, small1, far0, far1, keys0,
-      keys1, temp, state, bucket_offsets, pause_scratch, scratch, hub_vertex, hub_first, bin_counters, slot_first, chunk_slot;
+      keys1, temp, state, bucket_offsets, pause_scratch, scratch, hub_vertex, hub_first, bin_counters, slot_first, chunk_slot,
+      new_id, old_id;
   DeviceMemory batch;                // solve_batch's per-source arrays, kept between calls
   std::uint64_t batch_bytes = 0;
   PinnedMemory batch_labels;         // solve_batch's read-back of a launch's labels, kept between calls
@@ -200,28 +208,41 @@ struct SolverImpl {
       throw std::invalid_argument("sssp: the GPU solver handles graphs below 2^30 vertices; this one has " +
                                   std::to_string(n));
 
-    // Degrees: the load balancing's statistic and the small-frontier test's bound.
+    // Degrees: the load balancing's statistic, the small-frontier test's
+    // bound and the vertex order's rule.
     std::uint64_t heavy_arcs = 0, max_degree = 0;
     for (std::uint32_t v = 0; v < n; ++v) {
+      if (g.offsets[v + 1] < g.offsets[v])
+        throw std::invalid_argument("sssp: malformed CSR: the offsets decrease somewhere");
       const std::uint64_t d = g.offsets[v + 1] - g.offsets[v];
       if (d >= kWarpDegree) heavy_arcs += d;
       max_degree = std::max(max_degree, d);
     }
+    ordering = resolve_ordering(options.vertex_ordering, max_degree);
     allocate(heavy_arcs, max_degree);
-    // ---- Upload (timed: host-to-device transfer only).
-    SSSP_CUDA_CHECK(cudaEventRecord(start, stream));
-    SSSP_CUDA_CHECK(cudaMemcpyAsync(offsets.as<void>(), g.offsets.data(), (static_cast<std::size_t>(n) + 1) * 8,
-                                    cudaMemcpyHostToDevice, stream));
-    if (m > 0) {
-      SSSP_CUDA_CHECK(cudaMemcpyAsync(targets.as<void>(), g.targets.data(), m * 4, cudaMemcpyHostToDevice, stream));
-      SSSP_CUDA_CHECK(
-          cudaMemcpyAsync(weights.as<void>(), g.weights.data(), m * sizeof(Weight), cudaMemcpyHostToDevice, stream));
+    if (ordering != VertexOrdering::Input) {
+      const OrderedUploadTimes t =
+          upload_in_order(g, ordering, max_degree, DeviceCsr<Weight>{offsets.as<std::uint64_t>(),
+                                                                     targets.as<std::uint32_t>(), weights.as<Weight>()},
+                          new_id.as<std::uint32_t>(), old_id.as<std::uint32_t>(), ws.stream_grid, stream, &host_order);
+      upload_ms = t.upload_ms;
+      reorder_ms = t.reorder_ms;
+    } else {
+      // ---- Upload (timed: host-to-device transfer only).
+      SSSP_CUDA_CHECK(cudaEventRecord(start, stream));
+      SSSP_CUDA_CHECK(cudaMemcpyAsync(offsets.as<void>(), g.offsets.data(), (static_cast<std::size_t>(n) + 1) * 8,
+                                      cudaMemcpyHostToDevice, stream));
+      if (m > 0) {
+        SSSP_CUDA_CHECK(cudaMemcpyAsync(targets.as<void>(), g.targets.data(), m * 4, cudaMemcpyHostToDevice, stream));
+        SSSP_CUDA_CHECK(
+            cudaMemcpyAsync(weights.as<void>(), g.weights.data(), m * sizeof(Weight), cudaMemcpyHostToDevice, stream));
+      }
+      SSSP_CUDA_CHECK(cudaEventRecord(stop, stream));
+      SSSP_CUDA_CHECK(cudaEventSynchronize(stop));
+      float ms = 0;
+      SSSP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+      upload_ms = ms;
     }
-    SSSP_CUDA_CHECK(cudaEventRecord(stop, stream));
-    SSSP_CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    SSSP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    upload_ms = ms;
 
     // ---- Weights: range, zeros, validity.
     auto* summary = scratch.as<WeightSummary>();
@@ -276,6 +297,20 @@ struct SolverImpl {
     packed = base.packed;  // a copy's paths are the base graph's: the same label bound holds
     has_zero_weights = base.has_zero_weights;
   }
+
+  // VertexOrdering::Auto's rule (solver.hpp): the degree order where the
+  // out-degrees are skewed.
+  VertexOrdering resolve_ordering(VertexOrdering asked, std::uint64_t max_degree) const {
+    if (n == 0) return VertexOrdering::Input;
+    if (asked != VertexOrdering::Auto) return asked;
+    const double mean = static_cast<double>(m) / static_cast<double>(n);
+    return n >= kDegreeOrderMinVertices && static_cast<double>(max_degree) >= kDegreeOrderMinSkew * mean
+               ? VertexOrdering::Degree
+               : VertexOrdering::Input;
+  }
+
+  // A source in the device's numbering.
+  std::uint32_t device_vertex(std::uint32_t v) const { return host_order.empty() ? v : host_order.new_id[v]; }
 
   void open_device() {
     std::string why;
@@ -369,6 +404,8 @@ struct SolverImpl {
         {&bin_counters, sizeof(BinCounters), "degree bins", false},
         {&slot_first, slot_cap * 8, "merge-path plan", false},  // 0 unless merge-path
         {&chunk_slot, chunk_cap * 4, "merge-path plan", false},
+        {&new_id, ordering != VertexOrdering::Input ? nn * 4 : 0, "vertex order", false},
+        {&old_id, ordering != VertexOrdering::Input ? nn * 4 : 0, "vertex order", false},
     };
     std::uint64_t graph_bytes = 0, work_bytes = 0;
     for (const Allocation& a : allocations) (a.graph ? graph_bytes : work_bytes) += a.bytes;
@@ -531,15 +568,18 @@ struct SolverImpl {
                                   to_string(strategy));
     if (options.predecessors) throw std::invalid_argument("sssp: batched solves do not compute predecessors");
     SSSP_CUDA_CHECK(cudaSetDevice(options.device));
+    std::vector<graph::vertex_id> ids(sources.size());
+    for (std::size_t i = 0; i < sources.size(); ++i) ids[i] = device_vertex(sources[i]);
     if constexpr (std::is_same_v<Weight, float>) {
-      return run_batch<PackedCodec<float>>(sources, strategy, delta);
+      return run_batch<PackedCodec<float>>(ids, strategy, delta);
     } else {
-      return packed ? run_batch<PackedCodec<std::uint32_t>>(sources, strategy, delta)
-                    : run_batch<WideCodec>(sources, strategy, delta);
+      return packed ? run_batch<PackedCodec<std::uint32_t>>(ids, strategy, delta)
+                    : run_batch<WideCodec>(ids, strategy, delta);
     }
   }
 
-  // Per-source arrays of a batch, one allocation: labels, two stamp arrays,
+  // Per-source arrays of a batch, one allocation (sources in the device's
+  // numbering; the distances come back in the input's): labels, two stamp arrays,
   // two frontier and two far queues, a state slot, and the source id.
   template <class Codec>
   BatchSolveResult<Weight> run_batch(const std::vector<graph::vertex_id>& sources, Strategy strategy,
@@ -745,7 +785,11 @@ struct SolverImpl {
           auto& d = out.per_source[first + b0 + b].distances;
           d.resize(n);
           const label_t* row = host_labels + b * nn;
-          for (std::uint32_t v = 0; v < n; ++v) d[v] = Codec::host_distance(row[v]);
+          if (host_order.empty()) {
+            for (std::uint32_t v = 0; v < n; ++v) d[v] = Codec::host_distance(row[v]);
+          } else {
+            for (std::uint32_t v = 0; v < n; ++v) d[v] = Codec::host_distance(row[host_order.new_id[v]]);
+          }
         });
       }
     };
@@ -782,10 +826,36 @@ struct SolverImpl {
     }
     if (new_targets.empty()) return;
     SSSP_CUDA_CHECK(cudaSetDevice(options.device));
-    SSSP_CUDA_CHECK(cudaMemcpyAsync(targets.as<std::uint32_t>() + first, new_targets.data(), new_targets.size() * 4,
-                                    cudaMemcpyHostToDevice, stream));
-    SSSP_CUDA_CHECK(cudaMemcpyAsync(weights.as<Weight>() + first, new_weights.data(),
-                                    new_weights.size() * sizeof(Weight), cudaMemcpyHostToDevice, stream));
+    if (host_order.empty()) {
+      SSSP_CUDA_CHECK(cudaMemcpyAsync(targets.as<std::uint32_t>() + first, new_targets.data(), new_targets.size() * 4,
+                                      cudaMemcpyHostToDevice, stream));
+      SSSP_CUDA_CHECK(cudaMemcpyAsync(weights.as<Weight>() + first, new_weights.data(),
+                                      new_weights.size() * sizeof(Weight), cudaMemcpyHostToDevice, stream));
+      return;
+    }
+    // Renumbered: a vertex's arcs sit together at its new id's first arc, but
+    // sorted by new target (vertex_order.cuh), so only whole vertices can be
+    // rewritten; each goes in as one copy. The staging vectors must outlive
+    // the copies from pageable memory, which return once staged.
+    std::vector<std::uint32_t> renamed(new_targets.size());
+    for (std::size_t i = 0; i < new_targets.size(); ++i) renamed[i] = host_order.new_id[new_targets[i]];
+    const std::uint64_t end = first + new_targets.size();
+    if (host_order.in_offsets[host_order.vertex_of_arc(first)] != first ||
+        (end < m && host_order.in_offsets[host_order.vertex_of_arc(end)] != end))
+      throw std::invalid_argument("sssp: rewrite_arcs: with a vertex order other than input, arcs " +
+                                  std::to_string(first) + " + " + std::to_string(new_targets.size()) +
+                                  " must be whole vertices' arcs");
+    for (std::uint64_t arc = first; arc < end;) {
+      const std::uint32_t u = host_order.vertex_of_arc(arc);
+      const std::uint64_t next = host_order.in_offsets[u + 1];
+      const std::uint64_t at = host_order.out_offsets[host_order.new_id[u]];
+      SSSP_CUDA_CHECK(cudaMemcpyAsync(targets.as<std::uint32_t>() + at, renamed.data() + (arc - first),
+                                      (next - arc) * 4, cudaMemcpyHostToDevice, stream));
+      SSSP_CUDA_CHECK(cudaMemcpyAsync(weights.as<Weight>() + at, new_weights.data() + (arc - first),
+                                      (next - arc) * sizeof(Weight), cudaMemcpyHostToDevice, stream));
+      arc = next;
+    }
+    SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 
   SolveResult<Weight> solve(graph::vertex_id source, Strategy strategy, double delta) {
@@ -799,12 +869,15 @@ struct SolverImpl {
       throw std::invalid_argument("sssp: the number of buckets must be in 2.." + std::to_string(kMaxBuckets) +
                                   ", got " + std::to_string(options.buckets));
     SSSP_CUDA_CHECK(cudaSetDevice(options.device));
+    SolveResult<Weight> r;
     if constexpr (std::is_same_v<Weight, float>) {
-      return run<PackedCodec<float>>(source, strategy, delta);
+      r = run<PackedCodec<float>>(device_vertex(source), strategy, delta);
     } else {
-      return packed ? run<PackedCodec<std::uint32_t>>(source, strategy, delta)
-                    : run<WideCodec>(source, strategy, delta);
+      r = packed ? run<PackedCodec<std::uint32_t>>(device_vertex(source), strategy, delta)
+                 : run<WideCodec>(device_vertex(source), strategy, delta);
     }
+    if (options.predecessors) r.predecessors[source] = graph::kNoVertex;
+    return r;
   }
 
   template <class Codec>
@@ -837,6 +910,8 @@ struct SolverImpl {
     });
   }
 
+  // A solve from `source` (the device's numbering); the result is in the
+  // input's ids, but for the source's own predecessor (the caller's).
   template <class Codec>
   SolveResult<Weight> run(std::uint32_t source, Strategy strategy, double requested_delta) {
     ws.track_pred = options.predecessors;
@@ -853,6 +928,23 @@ struct SolverImpl {
         SSSP_CUDA_CHECK(cudaMemsetAsync(pred.as<void>(), 0xFF, static_cast<std::size_t>(n) * 4, stream));
         derive_predecessors(ws.graph, ws.labels, pred.as<std::uint32_t>(), source, has_zero_weights,
                             scratch.as<std::uint32_t>(), host_state.as<std::uint32_t>(), ws.stream_grid, stream);
+      }
+    }
+    // Renumbered: back to the input's ids on the device, into queue space the
+    // solve no longer needs (2n + 1 words each), before the read-back.
+    const label_t* labels_out = ws.labels;
+    const std::uint32_t* pred_out = pred.as<std::uint32_t>();
+    if (!host_order.empty()) {
+      labels_in_input_order<><<<grid_for(n, 256, ws.stream_grid), 256, 0, stream>>>(
+          ws.labels, new_id.as<std::uint32_t>(), n, big0.as<label_t>());
+      SSSP_CHECK_LAUNCH("labels_in_input_order");
+      labels_out = big0.as<label_t>();
+      if (!Codec::kPackedPredecessors && options.predecessors) {
+        predecessors_in_input_order<><<<grid_for(n, 256, ws.stream_grid), 256, 0, stream>>>(
+            pred.as<std::uint32_t>(), new_id.as<std::uint32_t>(), old_id.as<std::uint32_t>(), n,
+            big1.as<std::uint32_t>());
+        SSSP_CHECK_LAUNCH("predecessors_in_input_order");
+        pred_out = big1.as<std::uint32_t>();
       }
     }
     SSSP_CUDA_CHECK(cudaEventRecord(stop, stream));
@@ -874,19 +966,22 @@ struct SolverImpl {
     result.delta = static_cast<double>(delta);
 
     std::vector<label_t> host_labels(n);
-    SSSP_CUDA_CHECK(cudaMemcpy(host_labels.data(), ws.labels, static_cast<std::size_t>(n) * 8, cudaMemcpyDeviceToHost));
+    SSSP_CUDA_CHECK(cudaMemcpy(host_labels.data(), labels_out, static_cast<std::size_t>(n) * 8, cudaMemcpyDeviceToHost));
     result.distances.resize(n);
     for (std::uint32_t v = 0; v < n; ++v) result.distances[v] = Codec::host_distance(host_labels[v]);
     if (options.predecessors) {
       if constexpr (Codec::kPackedPredecessors) {
         result.predecessors.resize(n);
         for (std::uint32_t v = 0; v < n; ++v) result.predecessors[v] = Codec::host_pred(host_labels[v]);
+        if (!host_order.empty()) {
+          for (std::uint32_t v = 0; v < n; ++v)
+            if (result.predecessors[v] < n) result.predecessors[v] = host_order.old_id[result.predecessors[v]];
+        }
       } else {
         result.predecessors.resize(n);
-        SSSP_CUDA_CHECK(cudaMemcpy(result.predecessors.data(), pred.as<void>(), static_cast<std::size_t>(n) * 4,
+        SSSP_CUDA_CHECK(cudaMemcpy(result.predecessors.data(), pred_out, static_cast<std::size_t>(n) * 4,
                                    cudaMemcpyDeviceToHost));
       }
-      result.predecessors[source] = graph::kNoVertex;
     }
     return result;
   }
@@ -911,6 +1006,16 @@ GpuSolver<Weight>::~GpuSolver() = default;
 template <class Weight>
 double GpuSolver<Weight>::upload_ms() const {
   return impl_->upload_ms;
+}
+
+template <class Weight>
+VertexOrdering GpuSolver<Weight>::vertex_ordering() const {
+  return impl_->ordering;
+}
+
+template <class Weight>
+double GpuSolver<Weight>::reorder_ms() const {
+  return impl_->reorder_ms;
 }
 
 template <class Weight>

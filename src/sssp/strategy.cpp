@@ -1,5 +1,6 @@
-// Strategy and load-balance names: the one mapping between sssp::Strategy /
-// sssp::LoadBalance and the strings users type and reports print.
+// Strategy, load-balance and vertex-order names: the one mapping between
+// sssp::Strategy / LoadBalance / VertexOrdering and the strings users type
+// and reports print.
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -43,6 +44,22 @@ LoadBalance parse_load_balance(const std::string& name) {
   for (LoadBalance b : {LoadBalance::Auto, LoadBalance::ThreeStage, LoadBalance::Binned, LoadBalance::MergePath})
     if (name == to_string(b)) return b;
   throw std::invalid_argument("unknown load balance '" + name + "' (expected auto, three-stage, binned or merge-path)");
+}
+
+const char* to_string(VertexOrdering o) {
+  switch (o) {
+    case VertexOrdering::Auto: return "auto";
+    case VertexOrdering::Input: return "input";
+    case VertexOrdering::Degree: return "degree";
+    case VertexOrdering::Rcm: return "rcm";
+  }
+  return "unknown";
+}
+
+VertexOrdering parse_vertex_ordering(const std::string& name) {
+  for (VertexOrdering o : {VertexOrdering::Auto, VertexOrdering::Input, VertexOrdering::Degree, VertexOrdering::Rcm})
+    if (name == to_string(o)) return o;
+  throw std::invalid_argument("unknown vertex order '" + name + "' (expected auto, input, degree or rcm)");
 }
 
 }  // namespace sssp

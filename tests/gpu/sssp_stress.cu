@@ -482,6 +482,7 @@ struct Plan {
   bool cluster_loop = true;  // the cluster regime (off: the medium grid takes its frontiers)
   bool grid_split = true;    // bucket-multisplit's larger full splits in a cooperative grid
   std::uint32_t block_split_max_items = 0;  // small values send small piles to the grid
+  sssp::VertexOrdering vertex_ordering = sssp::VertexOrdering::Auto;  // the device copy's numbering
 };
 
 template <class Weight>
@@ -548,6 +549,9 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
   plan.grid_split = rng.between(0, 3) != 0;
   constexpr std::uint32_t kBlockSplitLimits[] = {0, 0, 1, 64, 2000};
   plan.block_split_max_items = kBlockSplitLimits[rng.between(0, 4)];
+  constexpr sssp::VertexOrdering kOrderings[] = {sssp::VertexOrdering::Auto, sssp::VertexOrdering::Input,
+                                                 sssp::VertexOrdering::Degree, sssp::VertexOrdering::Rcm};
+  plan.vertex_ordering = kOrderings[rng.between(0, 3)];
 
   const bool wide_labels = !std::is_same_v<Weight, float> &&
                            (g.num_vertices > 0 ? g.num_vertices - 1.0 : 0.0) * max_weight(g) >= 0xFFFFFFFFp0;
@@ -560,7 +564,8 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
     << " B=" << plan.buckets << " narrow_max_arcs=" << plan.narrow_max_arcs
     << " persistent=" << (plan.persistent_grid ? "on" : "off") << " medium=" << (plan.medium_grid ? "on" : "off")
     << " block_split=" << (plan.block_split ? "on" : "off") << " cluster=" << (plan.cluster_loop ? "on" : "off")
-    << " grid_split=" << (plan.grid_split ? "on" : "off") << " block_split_max=" << plan.block_split_max_items;
+    << " grid_split=" << (plan.grid_split ? "on" : "off") << " block_split_max=" << plan.block_split_max_items
+    << " order=" << sssp::to_string(plan.vertex_ordering);
   plan.description = s.str();
   return plan;
 }
@@ -617,6 +622,7 @@ sssp::SolverOptions plan_options(const Plan& plan, bool predecessors) {
   options.cluster_loop = plan.cluster_loop;
   options.grid_split = plan.grid_split;
   options.block_split_max_items = plan.block_split_max_items;
+  options.vertex_ordering = plan.vertex_ordering;
   return options;
 }
 
