@@ -795,6 +795,7 @@ int Runner<Weight>::run() {
       so.predecessors = o_.predecessors;
       so.memory_limit_bytes = o_.gpu_memory_limit_bytes;
       so.load_balance = o_.load_balance;
+      so.vertex_ordering = o_.vertex_ordering;
       sssp::GpuSolver<Weight>* solver = nullptr;
       if constexpr (std::is_same_v<Weight, std::uint32_t>) {
         if (hierarchy_) {
@@ -817,9 +818,12 @@ int Runner<Weight>::run() {
         device.gpu_graph_bytes = solver->graph_device_bytes();
         device.load_balance = sssp::to_string(solver->load_balance());
         device.heavy_arc_share = solver->heavy_arc_share();
+        device.vertex_order = sssp::to_string(solver->vertex_ordering());
+        device.reorder_ms = solver->reorder_ms();
         if (!o_.quiet)
           out_ << "upload        " << format_fixed(*device.upload_ms, 3) << " ms (graph, host to device)\n"
-               << format_gpu_memory_line(device) << format_load_balance_line(device);
+               << format_gpu_memory_line(device) << format_load_balance_line(device)
+               << format_vertex_order_line(device);
       }
     }
     if (plan_.any()) run_batches(d, gpu.get(), reference_cache, keep_references);

@@ -88,7 +88,9 @@ json to_json(const AppOptions& options, const RunSummary& run) {
                  {"gpu_graph_bytes", d.gpu_graph_bytes ? json(*d.gpu_graph_bytes) : json(nullptr)},
                  {"host_peak_bytes", d.host_peak_bytes},
                  {"load_balance", string_or_null(d.load_balance)},
-                 {"heavy_arc_share", d.load_balance.empty() ? json(nullptr) : json(d.heavy_arc_share)}};
+                 {"heavy_arc_share", d.load_balance.empty() ? json(nullptr) : json(d.heavy_arc_share)},
+                 {"vertex_order", string_or_null(d.vertex_order)},
+                 {"reorder_ms", d.vertex_order.empty() ? json(nullptr) : json(d.reorder_ms)}};
 
   const GraphInfo& g = run.graph;
   j["graph"] = {{"source", g.source},

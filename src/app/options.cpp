@@ -94,6 +94,11 @@ po::options_description sssp_description() {
       ("load-balance", po::value<std::string>()->value_name("LB"),
        "GPU relax rounds: three-stage (CTA/warp/scan per tile), binned (frontier binned by out-degree), "
        "merge-path (equal chunks of the round's arcs per block), or auto (merge-path where its 64-bit counter holds the graph's sizes; default)")
+      ("vertex-order", po::value<std::string>()->value_name("auto|input|degree|rcm"),
+       "how the GPU solver numbers the vertices of its copy of the graph (results stay in the file's ids): "
+       "input, degree (by decreasing out-degree, made on the GPU during the upload: hubs share cache lines), "
+       "rcm (reverse Cuthill-McKee, made on the host: seconds on millions of vertices), or auto (degree where "
+       "out-degrees are skewed, the largest at least 32 times the mean, on 131072 vertices or more; default)")
       ("contract", po::value<std::string>()->value_name("auto|on|off"),
        "solve through a chain contraction: hanging trees and chains of degree-2 vertices (road "
        "networks) leave the graph, junctions stay with one shortcut per chain, and every removed "
@@ -322,6 +327,14 @@ AppOptions parse_options(int argc, const char* const* argv) {
   if (const std::string* lb = find_string(vm, "load-balance")) {
     if (options.device == DeviceRequest::Cpu) throw UsageError("--load-balance conflicts with --device cpu");
     options.load_balance = parse_load_balance_option(*lb);
+  }
+  if (const std::string* order = find_string(vm, "vertex-order")) {
+    if (options.device == DeviceRequest::Cpu) throw UsageError("--vertex-order conflicts with --device cpu");
+    try {
+      options.vertex_ordering = sssp::parse_vertex_ordering(*order);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--vertex-order: ") + e.what());
+    }
   }
   if (const std::string* limit = find_string(vm, "gpu-memory-limit")) {
     if (options.device == DeviceRequest::Cpu)

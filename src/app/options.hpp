@@ -114,6 +114,7 @@ struct AppOptions {
   std::string json_path;
   std::uint64_t gpu_memory_limit_bytes = 0;  // 0: no limit
   sssp::LoadBalance load_balance = sssp::LoadBalance::Auto;  // GPU relax rounds (sssp/solver.hpp)
+  sssp::VertexOrdering vertex_ordering = sssp::VertexOrdering::Auto;  // the GPU copy's numbering (sssp/solver.hpp)
   ContractRequest contract = ContractRequest::Auto;
   bool quiet = false;
 

@@ -226,6 +226,13 @@ std::string format_load_balance_line(const DeviceInfo& d) {
          "% of arcs leave vertices of out-degree >= 32)\n";
 }
 
+std::string format_vertex_order_line(const DeviceInfo& d) {
+  if (d.vertex_order.empty()) return "";
+  if (d.vertex_order == "input") return "vertex order  input (the file's numbering)\n";
+  return "vertex order  " + d.vertex_order + " (" + format_fixed(d.reorder_ms, 3) +
+         " ms to renumber; results in the file's ids)\n";
+}
+
 std::string format_gpu_memory_line(const DeviceInfo& d) {
   if (!d.gpu_bytes) return "";
   return "gpu memory    " + format_fixed(static_cast<double>(*d.gpu_bytes) / 1e9, 3) + " GB held by the solver (graph " +

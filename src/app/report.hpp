@@ -179,6 +179,8 @@ struct DeviceInfo {
   std::uint64_t host_peak_bytes = 0;             // peak resident set of this process at the end of the run
   std::string load_balance;                      // GPU relax rounds as resolved ("three-stage", "binned"); empty: no GPU
   double heavy_arc_share = 0;                    // share of arcs leaving vertices of out-degree >= 32 (auto's statistic)
+  std::string vertex_order;                      // the GPU copy's numbering as resolved ("input", "degree", "rcm"); empty: no GPU
+  double reorder_ms = 0;                         // what making that numbering cost (host order + device kernels)
 };
 
 struct DeltaInfo {
@@ -232,6 +234,8 @@ std::string format_device_header(const DeviceInfo& device);
 std::string format_gpu_memory_line(const DeviceInfo& device);
 // "load balance  binned (87.0% of arcs leave vertices of out-degree >= 32)", empty without a GPU solver.
 std::string format_load_balance_line(const DeviceInfo& device);
+// "vertex order  degree (0.412 ms to renumber; results in the file's ids)", or "" without a GPU solver.
+std::string format_vertex_order_line(const DeviceInfo& device);
 std::string format_delta_line(const DeltaInfo& delta);
 // "buckets       B = 10 (...)": the --buckets value, printed when a bucketing
 // strategy runs (the tables' "buckets done" column is a count, not B).

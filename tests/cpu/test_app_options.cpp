@@ -68,6 +68,7 @@ TEST(AppOptions, DefaultsGenerateRmat16AndRunOnce) {
   EXPECT_FALSE(o.path_to.has_value());
   EXPECT_EQ(o.gpu_memory_limit_bytes, 0u);
   EXPECT_EQ(o.load_balance, sssp::LoadBalance::Auto);
+  EXPECT_EQ(o.vertex_ordering, sssp::VertexOrdering::Auto);
   EXPECT_EQ(o.command_line, (std::vector<std::string>{"sssp"}));
 }
 
@@ -102,6 +103,10 @@ TEST(AppOptions, ParsesEveryOption) {
   EXPECT_EQ(o.load_balance, sssp::LoadBalance::Binned);
   EXPECT_EQ(parse({"--load-balance", "three-stage"}).load_balance, sssp::LoadBalance::ThreeStage);
   EXPECT_EQ(parse({"--load-balance", "merge-path"}).load_balance, sssp::LoadBalance::MergePath);
+  EXPECT_EQ(parse({"--vertex-order", "input"}).vertex_ordering, sssp::VertexOrdering::Input);
+  EXPECT_EQ(parse({"--vertex-order", "degree"}).vertex_ordering, sssp::VertexOrdering::Degree);
+  EXPECT_EQ(parse({"--vertex-order", "rcm"}).vertex_ordering, sssp::VertexOrdering::Rcm);
+  EXPECT_EQ(parse({"--vertex-order", "auto"}).vertex_ordering, sssp::VertexOrdering::Auto);
   EXPECT_EQ(o.command_line.size(), 40u);  // argv kept whole for the JSON record
   EXPECT_EQ(o.command_line.back(), "-q");
 }
@@ -124,7 +129,8 @@ TEST(AppOptions, HelpListsEveryOptionAndExamples) {
   for (const char* name : {"--graph", "--generate", "--format", "--undirected", "--weights", "--seed", "--cache",
                            "--source", "--random-sources", "--strategy", "--device", "--delta", "--delta-sweep",
                            "--buckets", "--threads", "--runs", "--validate", "--predecessors", "--path-to",
-                           "--output", "--json", "--gpu-memory-limit", "--load-balance", "--quiet"})
+                           "--output", "--json", "--gpu-memory-limit", "--load-balance", "--vertex-order",
+                           "--quiet"})
     EXPECT_NE(help.find(name), std::string::npos) << name;
   EXPECT_NE(help.find("Examples:"), std::string::npos);
   EXPECT_NE(help.find("Exit status"), std::string::npos);
@@ -196,6 +202,8 @@ TEST(AppOptions, RejectsUnknownMalformedAndConflictingOptions) {
       {{"--gpu-memory-limit", "-1G"}, "gpu-memory-limit"},
       {{"--load-balance", "round-robin"}, "--load-balance: unknown load balance 'round-robin'"},
       {{"--load-balance", "binned", "--device", "cpu"}, "conflicts"},
+      {{"--vertex-order", "random"}, "--vertex-order: unknown vertex order 'random'"},
+      {{"--vertex-order", "rcm", "--device", "cpu"}, "conflicts"},
   };
   for (const Case& c : cases) {
     std::string args;

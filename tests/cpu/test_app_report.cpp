@@ -314,6 +314,13 @@ TEST(AppReport, HeaderLinesSayWhereTheGraphCameFrom) {
             "device        cpu: CPU, 2 OpenMP threads (auto: no usable GPU (no CUDA device), running on the CPU)\n");
   d.upload_ms = 1.25;
   EXPECT_NE(app::format_device_header(d).find("upload        1.250 ms"), std::string::npos);
+  EXPECT_EQ(app::format_vertex_order_line(d), "");  // no GPU solver
+  d.vertex_order = "input";
+  EXPECT_EQ(app::format_vertex_order_line(d), "vertex order  input (the file's numbering)\n");
+  d.vertex_order = "degree";
+  d.reorder_ms = 0.4125;
+  EXPECT_EQ(app::format_vertex_order_line(d),
+            "vertex order  degree (0.412 ms to renumber; results in the file's ids)\n");
   app::DeltaInfo delta;
   delta.value = delta.auto_value = 62.5;
   EXPECT_EQ(app::format_delta_line(delta), "delta         62.5 (auto: c x mean weight / mean out-degree)\n");
@@ -469,6 +476,8 @@ TEST(AppJson, RecordHasEveryKeyWithItsType) {
   EXPECT_TRUE(device.at("gpu").is_null());  // a CPU run names no GPU
   EXPECT_TRUE(device.at("cpu_threads").is_number_integer());
   EXPECT_TRUE(device.at("upload_ms").is_null());
+  EXPECT_TRUE(device.at("vertex_order").is_null());  // no GPU solver
+  EXPECT_TRUE(device.at("reorder_ms").is_null());
   const auto& graph = j.at("graph");
   for (const char* key : {"source", "format", "weight_type", "weight_rule"})
     EXPECT_TRUE(graph.at(key).is_string()) << key;
@@ -656,6 +665,11 @@ TEST(AppJson, GpuIdentityIsSeparateFields) {
   EXPECT_EQ(g.at("cuda_runtime"), "13.0");
   run.device.gpu->driver.clear();  // no kernel-module version file: null, not ""
   EXPECT_TRUE(app::to_json(options, run).at("device").at("gpu").at("driver").is_null());
+  run.device.vertex_order = "degree";
+  run.device.reorder_ms = 1.5;
+  const nlohmann::json d = app::to_json(options, run).at("device");
+  EXPECT_EQ(d.at("vertex_order"), "degree");
+  EXPECT_DOUBLE_EQ(d.at("reorder_ms").get<double>(), 1.5);
 }
 
 TEST(AppJson, AtomicWriteReplacesTheFileAndLeavesNoTemporary) {
