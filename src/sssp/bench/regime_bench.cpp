@@ -11,7 +11,8 @@
 //
 //   regime_bench [--runs N] [--seed S] [--strategy NAME]... [--narrow-max-arcs A,B,...]
 //                [--configs default,no-narrow,no-persistent,no-medium,no-cluster,no-block-split,
-//                          no-grid-split]
+//                          no-grid-split,
+//                          input-order,degree-order,rcm-order]
 //                [--delta-factors F,F,...]
 //                [--wide-blocks-per-sm A,B,...]
 //                [--load-balance NAME]
@@ -51,6 +52,7 @@ struct Config {
   bool block_split = true;
   bool grid_split = true;
   double delta_factor = 1;  // times the auto delta
+  sssp::VertexOrdering ordering = sssp::VertexOrdering::Auto;
 };
 
 struct Args {
@@ -99,8 +101,14 @@ Config named_config(const std::string& name) {
     c.block_split = false;
     return c;
   }
+  // input-order, degree-order, rcm-order: SolverOptions::vertex_ordering.
+  const std::string suffix = "-order";
+  if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    c.ordering = sssp::parse_vertex_ordering(name.substr(0, name.size() - suffix.size()));
+    return c;
+  }
   throw std::invalid_argument("regime_bench: unknown configuration '" + name +
-                              "' (default, no-narrow, no-persistent, no-medium, no-cluster, no-block-split, no-grid-split)");
+                              "' (default, no-narrow, no-persistent, no-medium, no-cluster, no-block-split, no-grid-split, input-order, degree-order, rcm-order)");
 }
 
 Args parse(int argc, char** argv) {
@@ -178,9 +186,10 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
   // The GPU's auto delta, as `sssp` applies it.
   const double delta = graph::auto_delta(g, sssp::choose_delta_c(sssp::measure_shape(g, source)).c);
   std::cout << "\n## " << name << ": " << g.num_vertices << " vertices, " << g.num_arcs() << " arcs, source "
-            << source << ", delta " << delta << "\n\n"
-            << "| strategy | config | median ms | rounds | narrow | cluster | wide | us/round | full splits (block, grid) | vs first | work ratio | exact |\n"
-            << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
+            << source << ", delta " << delta << "\n\n";
+  std::cout
+            << "| strategy | config | order (ms to make) | median ms | rounds | narrow | cluster | wide | us/round | full splits (block, grid) | vs first | work ratio | exact |\n"
+            << "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
   for (const auto strategy : a.strategies) {
     double first_ms = 0;
     for (const auto& c : a.configs) {
@@ -195,6 +204,7 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
       opts.cluster_loop = c.cluster_loop;
       opts.block_split = c.block_split;
       opts.grid_split = c.grid_split;
+      opts.vertex_ordering = c.ordering;
       sssp::GpuSolver<Weight> solver(g, opts);
       const auto warm = solver.solve(source, strategy);
       bool exact = graph::find_distance_mismatches<Weight>(want, warm.distances, 0).none();
@@ -207,8 +217,9 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
       }
       const double med = graph::median(ms);
       if (first_ms == 0) first_ms = med;
-      std::cout << "| " << sssp::to_string(strategy) << " | " << c.name << " | " << std::fixed << std::setprecision(3)
-                << med << " | " << last.iterations << " | " << last.rounds_narrow << " | " << last.rounds_cluster << " | " << last.rounds_wide << " | "
+      std::cout << "| " << sssp::to_string(strategy) << " | " << c.name << " | "
+                << sssp::to_string(solver.vertex_ordering()) << " (" << std::fixed << std::setprecision(1)
+                << solver.reorder_ms() << ") | " << std::setprecision(3) << med << " | " << last.iterations << " | " << last.rounds_narrow << " | " << last.rounds_cluster << " | " << last.rounds_wide << " | "
                 << std::setprecision(2) << (last.iterations ? med * 1000.0 / static_cast<double>(last.iterations) : 0)
                 << " | " << last.full_splits << " (" << last.full_splits_in_block << ", "
                 << last.full_splits_in_grid << ")"
