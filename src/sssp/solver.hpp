@@ -68,6 +68,9 @@ LoadBalance parse_load_balance(const std::string& name);
 enum class VertexOrdering { Auto, Input, Degree, Rcm };
 inline constexpr double kDegreeOrderMinSkew = 32;
 inline constexpr std::uint32_t kDegreeOrderMinVertices = 1u << 17;
+// SolverOptions::cluster_any_shape's bound.
+inline constexpr double kClusterMaxSkew = 16;
+inline constexpr std::uint32_t kClusterSkewMaxVertices = 1u << 17;
 
 // "auto", "input", "degree", "rcm".
 const char* to_string(VertexOrdering o);
@@ -91,6 +94,12 @@ struct SolverOptions {
   // false: no thread-block-cluster loop for medium frontiers (only on
   // devices with clusters, sm_90 and later; it needs the single-block loop).
   bool cluster_loop = true;
+  // false (default): no cluster loop on small skewed graphs (fewer than
+  // kClusterSkewMaxVertices vertices, the largest out-degree at least
+  // kClusterMaxSkew times the mean: social graphs), where the medium grid
+  // measured faster (docs/TUNING.md, "Cluster regime on small skewed
+  // graphs"); true: the cluster loop on every graph (tests).
+  bool cluster_any_shape = false;
   // false: bucket-multisplit waits for the host at every full split instead
   // of splitting small piles in one block on the device.
   bool block_split = true;

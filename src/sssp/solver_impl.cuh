@@ -492,7 +492,11 @@ struct SolverImpl {
     ws.balance.bins.hub_capacity = static_cast<std::uint32_t>(hub_cap);
     ws.balance.bins.counters = bin_counters.as<BinCounters>();
     ws.single_block_loop = options.single_block_loop;
-    ws.cluster_loop = options.cluster_loop;
+    // The cluster loop, but not on small skewed graphs (solver.hpp).
+    const bool small_skewed = n < kClusterSkewMaxVertices && n > 0 &&
+                              static_cast<double>(max_degree) >=
+                                  kClusterMaxSkew * static_cast<double>(m) / static_cast<double>(n);
+    ws.cluster_loop = options.cluster_loop && (options.cluster_any_shape || !small_skewed);
     ws.block_split = options.block_split;
     ws.grid_split = options.grid_split;
     if (options.block_split_max_items > kBlockSplitMaxItems)

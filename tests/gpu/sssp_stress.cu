@@ -483,6 +483,7 @@ struct Plan {
   bool grid_split = true;    // bucket-multisplit's larger full splits in a cooperative grid
   std::uint32_t block_split_max_items = 0;  // small values send small piles to the grid
   sssp::VertexOrdering vertex_ordering = sssp::VertexOrdering::Auto;  // the device copy's numbering
+  bool cluster_any_shape = false;  // the cluster loop on small skewed graphs too
 };
 
 template <class Weight>
@@ -552,6 +553,7 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
   constexpr sssp::VertexOrdering kOrderings[] = {sssp::VertexOrdering::Auto, sssp::VertexOrdering::Input,
                                                  sssp::VertexOrdering::Degree, sssp::VertexOrdering::Rcm};
   plan.vertex_ordering = kOrderings[rng.between(0, 3)];
+  plan.cluster_any_shape = rng.chance(0.5);
 
   const bool wide_labels = !std::is_same_v<Weight, float> &&
                            (g.num_vertices > 0 ? g.num_vertices - 1.0 : 0.0) * max_weight(g) >= 0xFFFFFFFFp0;
@@ -565,7 +567,8 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
     << " persistent=" << (plan.persistent_grid ? "on" : "off") << " medium=" << (plan.medium_grid ? "on" : "off")
     << " block_split=" << (plan.block_split ? "on" : "off") << " cluster=" << (plan.cluster_loop ? "on" : "off")
     << " grid_split=" << (plan.grid_split ? "on" : "off") << " block_split_max=" << plan.block_split_max_items
-    << " order=" << sssp::to_string(plan.vertex_ordering);
+    << " order=" << sssp::to_string(plan.vertex_ordering)
+    << " cluster_any_shape=" << (plan.cluster_any_shape ? "on" : "off");
   plan.description = s.str();
   return plan;
 }
@@ -623,6 +626,7 @@ sssp::SolverOptions plan_options(const Plan& plan, bool predecessors) {
   options.grid_split = plan.grid_split;
   options.block_split_max_items = plan.block_split_max_items;
   options.vertex_ordering = plan.vertex_ordering;
+  options.cluster_any_shape = plan.cluster_any_shape;
   return options;
 }
 

@@ -344,6 +344,22 @@ TEST(SsspRandomGraphs, ClusterRegime) {
       EXPECT_EQ(got.rounds_cluster, 0u);
     }
   }
+  // A small skewed graph (R-MAT, 2^14 vertices) skips the cluster unless
+  // cluster_any_shape asks for it; exact either way.
+  const auto skewed = generated("rmat:14:8", "random:1:1000", 56);
+  for (const bool any_shape : {false, true}) {
+    sssp::SolverOptions opts;
+    opts.delta = graph::auto_delta(skewed);
+    opts.cluster_any_shape = any_shape;
+    sssp::GpuSolver<std::uint32_t> solver(skewed, opts);
+    for (const auto strategy : sssp::all_strategies()) {
+      const auto got = solver.solve(0, strategy);
+      expect_distances<std::uint32_t>(graph::dijkstra(skewed, 0), got.distances, "rmat:14:8");
+      if (!any_shape) EXPECT_EQ(got.rounds_cluster, 0u) << sssp::to_string(strategy);
+      if (any_shape && major >= 9 && strategy == sssp::Strategy::NearFar)
+        EXPECT_GT(got.rounds_cluster, 0u) << "cluster_any_shape: the cluster took no round";
+    }
+  }
 }
 
 // Narrow rounds capped at a few arcs: the solve moves between the

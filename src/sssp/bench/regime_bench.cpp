@@ -12,7 +12,7 @@
 //   regime_bench [--runs N] [--seed S] [--strategy NAME]... [--narrow-max-arcs A,B,...]
 //                [--configs default,no-narrow,no-persistent,no-medium,no-cluster,no-block-split,
 //                          no-grid-split,
-//                          input-order,degree-order,rcm-order]
+//                          cluster-any-shape,input-order,degree-order,rcm-order]
 //                [--delta-factors F,F,...]
 //                [--wide-blocks-per-sm A,B,...]
 //                [--load-balance NAME]
@@ -49,6 +49,7 @@ struct Config {
   int wide_blocks_per_sm = 0;
   bool medium_grid = true;
   bool cluster_loop = true;
+  bool cluster_any_shape = false;
   bool block_split = true;
   bool grid_split = true;
   double delta_factor = 1;  // times the auto delta
@@ -93,6 +94,10 @@ Config named_config(const std::string& name) {
     c.cluster_loop = false;
     return c;
   }
+  if (name == "cluster-any-shape") {
+    c.cluster_any_shape = true;
+    return c;
+  }
   if (name == "no-grid-split") {
     c.grid_split = false;
     return c;
@@ -108,7 +113,7 @@ Config named_config(const std::string& name) {
     return c;
   }
   throw std::invalid_argument("regime_bench: unknown configuration '" + name +
-                              "' (default, no-narrow, no-persistent, no-medium, no-cluster, no-block-split, no-grid-split, input-order, degree-order, rcm-order)");
+                              "' (default, no-narrow, no-persistent, no-medium, no-cluster, no-block-split, no-grid-split, cluster-any-shape, input-order, degree-order, rcm-order)");
 }
 
 Args parse(int argc, char** argv) {
@@ -202,6 +207,7 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
       opts.wide_blocks_per_sm = c.wide_blocks_per_sm;
       opts.medium_grid = c.medium_grid;
       opts.cluster_loop = c.cluster_loop;
+      opts.cluster_any_shape = c.cluster_any_shape;
       opts.block_split = c.block_split;
       opts.grid_split = c.grid_split;
       opts.vertex_ordering = c.ordering;
