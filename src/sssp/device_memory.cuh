@@ -11,6 +11,12 @@
 
 namespace sssp::detail {
 
+// A cudaMalloc that failed (what callers may recover from, unlike other
+// CUDA errors).
+struct DeviceAllocationError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // Owns one cudaMalloc'd block; moves, never copies.
 class DeviceMemory {
  public:
@@ -26,8 +32,8 @@ class DeviceMemory {
     if (err != cudaSuccess) {
       ptr_ = nullptr;
       (void)cudaGetLastError();
-      throw std::runtime_error(std::string("sssp: cudaMalloc of ") + std::to_string(bytes) + " bytes for " + what +
-                               " failed: " + cudaGetErrorString(err));
+      throw DeviceAllocationError(std::string("sssp: cudaMalloc of ") + std::to_string(bytes) + " bytes for " +
+                                  what + " failed: " + cudaGetErrorString(err));
     }
   }
   template <class T>

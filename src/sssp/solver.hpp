@@ -64,6 +64,9 @@ LoadBalance parse_load_balance(const std::string& name);
 //   auto    degree where the out-degrees are skewed (the largest at least
 //           kDegreeOrderMinSkew times the mean, on at least
 //           kDegreeOrderMinVertices vertices), input otherwise.
+// Renumbering stages the arcs in chunks (up to 2^24 arcs, 16 bytes each, plus
+// sort space) beyond the memory estimate, released once the graph is placed;
+// where they do not fit, auto keeps the input order and degree or rcm throw.
 // Measurements: docs/TUNING.md, "Vertex order".
 enum class VertexOrdering { Auto, Input, Degree, Rcm };
 inline constexpr double kDegreeOrderMinSkew = 32;

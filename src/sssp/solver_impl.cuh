@@ -221,13 +221,23 @@ struct SolverImpl {
     ordering = resolve_ordering(options.vertex_ordering, max_degree);
     allocate(heavy_arcs, max_degree);
     if (ordering != VertexOrdering::Input) {
-      const OrderedUploadTimes t =
-          upload_in_order(g, ordering, max_degree, DeviceCsr<Weight>{offsets.as<std::uint64_t>(),
-                                                                     targets.as<std::uint32_t>(), weights.as<Weight>()},
-                          new_id.as<std::uint32_t>(), old_id.as<std::uint32_t>(), ws.stream_grid, stream, &host_order);
-      upload_ms = t.upload_ms;
-      reorder_ms = t.reorder_ms;
-    } else {
+      try {
+        const OrderedUploadTimes t = upload_in_order(
+            g, ordering, max_degree,
+            DeviceCsr<Weight>{offsets.as<std::uint64_t>(), targets.as<std::uint32_t>(), weights.as<Weight>()},
+            new_id.as<std::uint32_t>(), old_id.as<std::uint32_t>(), ws.stream_grid, stream, &host_order);
+        upload_ms = t.upload_ms;
+        reorder_ms = t.reorder_ms;
+      } catch (const DeviceAllocationError&) {
+        // The order's staging memory (beyond the estimate's table: released
+        // once the graph is placed) did not fit: auto takes the input order
+        // instead; an order asked for by name reports the failure.
+        if (options.vertex_ordering != VertexOrdering::Auto) throw;
+        ordering = VertexOrdering::Input;
+        host_order = HostVertexOrder{};
+      }
+    }
+    if (ordering == VertexOrdering::Input) {
       // ---- Upload (timed: host-to-device transfer only).
       SSSP_CUDA_CHECK(cudaEventRecord(start, stream));
       SSSP_CUDA_CHECK(cudaMemcpyAsync(offsets.as<void>(), g.offsets.data(), (static_cast<std::size_t>(n) + 1) * 8,

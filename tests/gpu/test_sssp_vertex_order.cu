@@ -3,8 +3,9 @@
 // on skewed, grid, road-like, random, star, disconnected and float-weight
 // graphs; Auto's rule; batches and the contracted solver (whose entry arcs
 // are rewritten by input position); the arcs' placement in small chunks
-// against graph::relabel; and bad input (and a partial vertex's rewrite)
-// still refused after renumbering.
+// against graph::relabel; bad input (and a partial vertex's rewrite) still
+// refused after renumbering; and auto falling back to the input order where
+// the staging memory does not fit.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -237,4 +238,37 @@ TEST(SsspVertexOrder, BadTargetsAreStillRefused) {
   const auto got = solver.solve(0, sssp::Strategy::NearFar, 10);
   EXPECT_EQ(got.distances[777], 1u);
   EXPECT_EQ(got.distances[20001], 1u);  // leaf 20000 -> the tail vertex over a zero-weight arc
+}
+
+TEST(SsspVertexOrder, AutoKeepsTheInputOrderWhereStagingDoesNotFit) {
+  SKIP_IF_NO_GPU();
+  // rmat:19:16 stages about 15M arcs (240 MB) to renumber. Leave the solver
+  // its own table's memory and 96 MB more (the table's allocations round up),
+  // not enough to stage: auto falls back, degree reports the failure.
+  const graph::IntCsr g = generated("rmat:19:16", "random:1:1000", 2);
+  std::uint64_t needed = 0;
+  {
+    sssp::SolverOptions input;
+    input.vertex_ordering = VertexOrdering::Input;
+    needed = sssp::GpuSolver<std::uint32_t>(g, input).device_bytes();
+  }
+  std::size_t free_bytes = 0, total = 0;
+  CUDA_ASSERT(cudaMemGetInfo(&free_bytes, &total));
+  const std::uint64_t keep = needed + (96ull << 20);
+  ASSERT_GT(free_bytes, keep);
+  void* blob = nullptr;
+  CUDA_ASSERT(cudaMalloc(&blob, free_bytes - keep));
+  {
+    sssp::GpuSolver<std::uint32_t> solver(g, sssp::SolverOptions{});
+    EXPECT_EQ(solver.vertex_ordering(), VertexOrdering::Input);
+    EXPECT_EQ(solver.reorder_ms(), 0.0);
+    const auto got = solver.solve(5, sssp::Strategy::BellmanFord, 300);
+    EXPECT_TRUE(graph::find_distance_mismatches<std::uint32_t>(graph::dijkstra(g, 5), got.distances, 1).none());
+  }
+  sssp::SolverOptions degree;
+  degree.vertex_ordering = VertexOrdering::Degree;
+  EXPECT_THROW(sssp::GpuSolver<std::uint32_t>(g, degree), std::runtime_error);
+  CUDA_ASSERT(cudaFree(blob));
+  // With the memory back, auto renumbers it.
+  EXPECT_EQ(sssp::GpuSolver<std::uint32_t>(g, sssp::SolverOptions{}).vertex_ordering(), VertexOrdering::Degree);
 }
