@@ -39,7 +39,7 @@
 
 namespace sssp::detail {
 
-constexpr int kSmallBlock = 1024;  // threads of the narrow loop's block (512 measured within 2%: docs/TUNING.md)
+constexpr int kSmallBlock = 1024;  // threads of the narrow loop's block (512 and 256 measured slower: docs/TUNING.md)
 constexpr int kNarrowItemsPerThread = 2048 / kSmallBlock;
 constexpr std::uint32_t kNarrowTile = kSmallBlock * kNarrowItemsPerThread;  // frontier vertices per round
 constexpr std::uint32_t kNarrowMaxArcs = 8192;    // arcs per round, at most (the owner map's size)
