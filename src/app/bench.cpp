@@ -179,6 +179,8 @@ void bench_delta(const std::string& name, const graph::Csr<Weight>& g, double lo
       row.gpu = true;
       row.load_balance = sssp::to_string(solver.load_balance());
       row.heavy_arc_share = solver.heavy_arc_share();
+      row.vertex_order = sssp::to_string(solver.vertex_ordering());
+      row.reorder_ms = solver.reorder_ms();
       if (o.name_load_balance) row.method += std::string(" [") + sssp::to_string(load_balance) + "]";
       row.vertices = g.num_vertices;
       row.arcs = g.num_arcs();

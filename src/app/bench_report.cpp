@@ -46,6 +46,8 @@ nlohmann::json bench_json(const std::vector<BenchRow>& rows, const BenchOptions&
                            {"method", r.method},
                            {"load_balance", r.load_balance},
                            {"heavy_arc_share", r.heavy_arc_share},
+                           {"vertex_order", r.gpu ? nlohmann::json(r.vertex_order) : nlohmann::json(nullptr)},
+                           {"reorder_ms", r.gpu ? nlohmann::json(r.reorder_ms) : nlohmann::json(nullptr)},
                            {"vertices", r.vertices},
                            {"arcs", r.arcs},
                            {"delta", r.delta},

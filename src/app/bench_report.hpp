@@ -16,6 +16,8 @@ namespace app {
 struct BenchRow {
   std::string graph, method, load_balance;
   std::string delta_choice;  // CPU rows: how the delta was chosen
+  std::string vertex_order;  // GPU rows: the solver's vertex order as resolved ("input", "degree", "rcm")
+  double reorder_ms = 0;     // GPU rows: what making that order cost, once per graph
   double heavy_arc_share = 0;
   std::uint64_t vertices = 0, arcs = 0;
   double delta = 0;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/bench_report.hpp"
 #include "app/harness.hpp"
 #include "app/json_report.hpp"
 #include "app/options.hpp"
@@ -690,4 +691,22 @@ TEST(AppJson, AtomicWriteReplacesTheFileAndLeavesNoTemporary) {
 TEST(AppJson, VersionAndCommitAreAlwaysSet) {
   EXPECT_FALSE(app::tool_version().empty());
   EXPECT_FALSE(app::git_commit().empty());  // "unknown" outside a git checkout
+}
+
+TEST(AppBench, JsonRowsCarryTheGpuVertexOrder) {
+  app::BenchOptions options;
+  app::BenchRow gpu;
+  gpu.graph = "rmat:20:16";
+  gpu.method = "near-far";
+  gpu.gpu = true;
+  gpu.vertex_order = "degree";
+  gpu.reorder_ms = 7.25;
+  app::BenchRow cpu = gpu;
+  cpu.method = "cpu delta-stepping (16 threads)";
+  cpu.gpu = false;
+  const nlohmann::json j = app::bench_json({gpu, cpu}, options, "test device");
+  EXPECT_EQ(j.at("rows").at(0).at("vertex_order"), "degree");
+  EXPECT_DOUBLE_EQ(j.at("rows").at(0).at("reorder_ms").get<double>(), 7.25);
+  EXPECT_TRUE(j.at("rows").at(1).at("vertex_order").is_null());  // the CPU solves the graph as loaded
+  EXPECT_TRUE(j.at("rows").at(1).at("reorder_ms").is_null());
 }
