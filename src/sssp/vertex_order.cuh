@@ -16,7 +16,6 @@
 #include <cuda_runtime.h>
 
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 
 #include <algorithm>
@@ -55,17 +54,6 @@ __global__ void invert_order(const std::uint32_t* old_id, std::uint32_t n, std::
   for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x)
     new_id[old_id[i]] = static_cast<std::uint32_t>(i);
-}
-
-// degrees[i] = out-degree of the vertex numbered i in the new order.
-template <int kUnused = 0>
-__global__ void degrees_in_order(const std::uint64_t* in_offsets, const std::uint32_t* old_id, std::uint32_t n,
-                                 std::uint64_t* degrees) {
-  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
-    const std::uint32_t u = old_id[i];
-    degrees[i] = in_offsets[u + 1] - in_offsets[u];
-  }
 }
 
 // relative[i] = in_offsets[first + i] - in_offsets[first], i = 0 .. last - first:
@@ -179,7 +167,7 @@ class StreamTimer {
 
 struct OrderedUploadTimes {
   double upload_ms = 0;   // host-to-device transfers
-  double reorder_ms = 0;  // the host's order computation and the device's order and placement kernels
+  double reorder_ms = 0;  // the host's order and offsets, and the device's order and placement kernels
 };
 
 // The solver's device CSR arrays, written by upload_in_order.
@@ -204,10 +192,9 @@ OrderedUploadTimes upload_in_order(const graph::Csr<Weight>& g, VertexOrdering o
   const std::uint64_t m = g.num_arcs();
   OrderedUploadTimes times;
   StreamTimer transfers(stream), kernels(stream);
-  DeviceMemory in_offsets, degrees, scan_temp;
+  DeviceMemory in_offsets, chunk;
   in_offsets.allocate((static_cast<std::size_t>(n) + 1) * 8, "the input's offsets (vertex order)");
-  // The degrees in the new order, then (n + 1 entries) a chunk's offsets.
-  degrees.allocate((static_cast<std::size_t>(n) + 1) * 8, "degrees (vertex order)");
+  chunk.allocate((static_cast<std::size_t>(n) + 1) * 8, "a chunk's offsets (vertex order)");
   transfers.time([&] {
     SSSP_CUDA_CHECK(cudaMemcpyAsync(in_offsets.as<void>(), g.offsets.data(), (static_cast<std::size_t>(n) + 1) * 8,
                                     cudaMemcpyHostToDevice, stream));
@@ -260,24 +247,18 @@ OrderedUploadTimes upload_in_order(const graph::Csr<Weight>& g, VertexOrdering o
                                       cudaMemcpyHostToDevice, stream));
     });
   }
-  // The new offsets: a scan of the degrees in the new order.
-  std::size_t scan_bytes = 0;
-  SSSP_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, degrees.as<std::uint64_t>(), out.offsets + 1, n,
-                                                stream));
-  scan_temp.allocate(scan_bytes, "scan temporary storage (vertex order)");
-  kernels.time([&] {
-    SSSP_CUDA_CHECK(cudaMemsetAsync(out.offsets, 0, 8, stream));
-    degrees_in_order<><<<grid_for(n, 256, grid), 256, 0, stream>>>(in_offsets.as<std::uint64_t>(), old_id, n,
-                                                                    degrees.as<std::uint64_t>());
-    SSSP_CHECK_LAUNCH("degrees_in_order");
-    SSSP_CUDA_CHECK(cub::DeviceScan::InclusiveSum(scan_temp.as<void>(), scan_bytes, degrees.as<std::uint64_t>(),
-                                                  out.offsets + 1, n, stream));
-  });
+  const auto t1 = std::chrono::steady_clock::now();
   host->in_offsets = g.offsets;
   host->out_offsets.resize(static_cast<std::size_t>(n) + 1);
   host->out_offsets[0] = 0;
   for (std::uint32_t i = 0; i < n; ++i)
     host->out_offsets[i + 1] = host->out_offsets[i] + (g.offsets[host->old_id[i] + 1] - g.offsets[host->old_id[i]]);
+  times.reorder_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
+  // The new offsets: the host's, which rewrite_arcs keeps anyway.
+  transfers.time([&] {
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(out.offsets, host->out_offsets.data(), (static_cast<std::size_t>(n) + 1) * 8,
+                                    cudaMemcpyHostToDevice, stream));
+  });
   // The arcs, a chunk of input vertices at a time: staged, renamed, each
   // vertex's sorted by new target into the second stage, then placed.
   const std::uint64_t stage = std::max<std::uint64_t>(std::min<std::uint64_t>(m, stage_arcs), max_degree);
@@ -286,7 +267,7 @@ OrderedUploadTimes upload_in_order(const graph::Csr<Weight>& g, VertexOrdering o
   staged_weights.allocate(stage * sizeof(Weight), "staged weights (vertex order)");
   sorted_targets.allocate(stage * 4, "staged targets (vertex order)");
   sorted_weights.allocate(stage * sizeof(Weight), "staged weights (vertex order)");
-  std::uint64_t* relative = degrees.as<std::uint64_t>();
+  std::uint64_t* relative = chunk.as<std::uint64_t>();
   std::size_t sort_bytes = 0;
   SSSP_CUDA_CHECK(cub::DeviceSegmentedSort::SortPairs(
       nullptr, sort_bytes, staged_targets.as<std::uint32_t>(), sorted_targets.as<std::uint32_t>(),
