@@ -473,6 +473,14 @@ __global__ void __launch_bounds__(kSmallBlock) engine_narrow_batch(EngineContext
 // end the round with the policy (an empty frontier: a split or the end)
 // before the next barrier.
 //
+// Local steps: before the cluster barrier each block relaxes what its own
+// round improved, and again what that improved, up to band.local_steps
+// times or until its part is empty (or too large for one narrow round), with
+// block barriers only. A cluster round then carries the wave many hops and
+// pays the barrier, the deal and the parts' sizes once per cascade; vertices
+// another block improves meanwhile wait for the next deal
+// (docs/TUNING.md, "Cluster regime: local steps").
+//
 // A block whose entries have more arcs than its owner map holds relaxes
 // nothing that round (narrow_relax writes nothing then) and keeps them: the
 // cluster hands over, the frontier being those entries with the other
@@ -481,6 +489,7 @@ __global__ void __launch_bounds__(kSmallBlock) engine_narrow_batch(EngineContext
 struct ClusterBand {
   std::uint32_t max_entry = 0;  // takes the loop when the frontier has at most this many vertices
   std::uint32_t hand_back = 0;  // returns once a round's output is smaller (the single block is cheaper)
+  std::uint32_t local_steps = 0;  // block-local relax steps after each round's own (below)
 };
 
 template <class Policy>
@@ -610,6 +619,29 @@ __global__ void __launch_bounds__(kSmallBlock) engine_cluster(EngineContext<type
     if (tid == 0) arcs_before = arcs;
     const bool relaxed =
         narrow_relax<Codec>(ctx.graph, ctx.labels, cur, mine, kNarrowMaxArcs, ctx.track_pred, sink, sh, &arcs);
+    // Local steps: the block relaxes what its own round just improved, with
+    // block barriers only, before the cluster barrier and the next deal, so
+    // a cluster round advances the wave by 1 + local_steps hops. Entries the
+    // other blocks improve meanwhile wait for the next round (label
+    // correcting: order changes work, never the result). The block's output
+    // part is read by no other block before the cluster barrier, and `cur`
+    // (its dealt entries, relaxed) is its own.
+    if (relaxed) {
+      for (std::uint32_t step = 0; step < band.local_steps; ++step) {
+        __syncthreads();  // the last relax's appends and its reads of sh are done
+        const std::uint32_t n = part[p ^ 1];
+        if (n == 0 || n > kNarrowTile) break;  // block-uniform
+        for (std::uint32_t j = tid; j < n; j += kSmallBlock) cur[j] = sh.queue[p ^ 1][j];
+        __syncthreads();  // every thread has read part[p ^ 1]; cur is complete
+        // Appends begin after narrow_relax's first barrier, so after this.
+        if (tid == 0) part[p ^ 1] = 0;
+        if (!narrow_relax<Codec>(ctx.graph, ctx.labels, cur, n, kNarrowMaxArcs, ctx.track_pred, sink, sh, &arcs)) {
+          if (tid == 0) part[p ^ 1] = n;  // nothing was written: the entries are still in queue[p ^ 1]
+          break;
+        }
+        mine = n;
+      }
+    }
     if (tid == 0) {
       if (!relaxed) {
         stuck = 1;
@@ -630,7 +662,7 @@ __global__ void __launch_bounds__(kSmallBlock) engine_cluster(EngineContext<type
     }
     if (leader) {
       st->loop.count[p ^ 1] = next;  // what end_round reads as the next frontier's size
-      ++st->loop.cluster_rounds;
+      if (total > 0) ++st->loop.cluster_rounds;  // as end_round counts iterations
       end_round<Policy>(st, p, total);
     }
     p ^= 1;
@@ -788,6 +820,7 @@ StrategyStats continue_engine(const Workspace<typename Policy::Weight>& ws, Paus
   if (cluster_blocks > 0) {
     cluster_band.max_entry = static_cast<std::uint32_t>(cluster_blocks) * kNarrowTile / 2;
     cluster_band.hand_back = hand_back_frontier(ws.narrow_max_arcs);
+    cluster_band.local_steps = ws.cluster_local_steps;
     wide.full.hand_back = std::max(wide.full.hand_back, std::min(cluster_band.max_entry, wide.medium.max_frontier));
   }
   // Last in every step, so that a pause any regime ends on is resolved

@@ -74,6 +74,10 @@ inline constexpr std::uint32_t kDegreeOrderMinVertices = 1u << 17;
 // SolverOptions::cluster_any_shape's bound.
 inline constexpr double kClusterMaxSkew = 16;
 inline constexpr std::uint32_t kClusterSkewMaxVertices = 1u << 17;
+// SolverOptions::cluster_local_steps: the default (where the graph is not
+// skewed) and the largest value.
+inline constexpr int kClusterLocalSteps = 128;
+inline constexpr int kClusterMaxLocalSteps = 1024;
 
 // "auto", "input", "degree", "rcm".
 const char* to_string(VertexOrdering o);
@@ -103,6 +107,14 @@ struct SolverOptions {
   // measured faster (docs/TUNING.md, "Cluster regime on small skewed
   // graphs"); true: the cluster loop on every graph (tests).
   bool cluster_any_shape = false;
+  // Block-local relax steps the cluster loop's blocks take after each
+  // cluster round's own (each on what its block's last step improved, with
+  // block barriers only), 0 .. kClusterMaxLocalSteps; -1: the default,
+  // kClusterLocalSteps, or 0 on skewed graphs (the largest out-degree at
+  // least kClusterMaxSkew times the mean), where a block's cascade runs
+  // through hubs ahead of the rest and adds work (docs/TUNING.md, "Cluster
+  // regime: local steps").
+  int cluster_local_steps = -1;
   // false: bucket-multisplit waits for the host at every full split instead
   // of splitting small piles in one block on the device.
   bool block_split = true;

@@ -502,11 +502,18 @@ struct SolverImpl {
     ws.balance.bins.hub_capacity = static_cast<std::uint32_t>(hub_cap);
     ws.balance.bins.counters = bin_counters.as<BinCounters>();
     ws.single_block_loop = options.single_block_loop;
-    // The cluster loop, but not on small skewed graphs (solver.hpp).
-    const bool small_skewed = n < kClusterSkewMaxVertices && n > 0 &&
-                              static_cast<double>(max_degree) >=
-                                  kClusterMaxSkew * static_cast<double>(m) / static_cast<double>(n);
+    // The cluster loop, but not on small skewed graphs, and its local steps
+    // not on skewed graphs of any size (solver.hpp).
+    const bool skewed = n > 0 && static_cast<double>(max_degree) >=
+                                     kClusterMaxSkew * static_cast<double>(m) / static_cast<double>(n);
+    const bool small_skewed = skewed && n < kClusterSkewMaxVertices;
     ws.cluster_loop = options.cluster_loop && (options.cluster_any_shape || !small_skewed);
+    if (options.cluster_local_steps < -1 || options.cluster_local_steps > kClusterMaxLocalSteps)
+      throw std::invalid_argument("sssp: cluster_local_steps must be -1 (the default) or 0 .. " +
+                                  std::to_string(kClusterMaxLocalSteps) + ", got " +
+                                  std::to_string(options.cluster_local_steps));
+    ws.cluster_local_steps = static_cast<std::uint32_t>(
+        options.cluster_local_steps >= 0 ? options.cluster_local_steps : (skewed ? 0 : kClusterLocalSteps));
     ws.block_split = options.block_split;
     ws.grid_split = options.grid_split;
     if (options.block_split_max_items > kBlockSplitMaxItems)

@@ -61,6 +61,7 @@ struct Workspace {
   bool cooperative = true;  // use the persistent grid (cooperative launch) where the device allows it
   bool single_block_loop = true;  // small frontiers in the single-block loop (small_frontier.cuh)
   bool cluster_loop = true;  // medium frontiers in the cluster loop where the device has clusters (engine.cuh)
+  std::uint32_t cluster_local_steps = 0;  // the cluster loop's block-local steps per round (engine.cuh)
   bool block_split = true;   // small full splits in one block on the device (bucketing.cuh)
   bool grid_split = true;    // larger ones in a cooperative grid on the device (needs block_split, cooperative)
   std::uint32_t block_split_max_items = 0;  // 0: kBlockSplitMaxItems

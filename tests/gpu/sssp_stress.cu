@@ -484,6 +484,7 @@ struct Plan {
   std::uint32_t block_split_max_items = 0;  // small values send small piles to the grid
   sssp::VertexOrdering vertex_ordering = sssp::VertexOrdering::Auto;  // the device copy's numbering
   bool cluster_any_shape = false;  // the cluster loop on small skewed graphs too
+  int cluster_local_steps = -1;    // the cluster loop's block-local steps per round (-1: the default)
 };
 
 template <class Weight>
@@ -554,6 +555,7 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
                                                  sssp::VertexOrdering::Degree, sssp::VertexOrdering::Rcm};
   plan.vertex_ordering = kOrderings[rng.between(0, 3)];
   plan.cluster_any_shape = rng.chance(0.5);
+  plan.cluster_local_steps = rng.between(-1, 3);
 
   const bool wide_labels = !std::is_same_v<Weight, float> &&
                            (g.num_vertices > 0 ? g.num_vertices - 1.0 : 0.0) * max_weight(g) >= 0xFFFFFFFFp0;
@@ -568,7 +570,8 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
     << " block_split=" << (plan.block_split ? "on" : "off") << " cluster=" << (plan.cluster_loop ? "on" : "off")
     << " grid_split=" << (plan.grid_split ? "on" : "off") << " block_split_max=" << plan.block_split_max_items
     << " order=" << sssp::to_string(plan.vertex_ordering)
-    << " cluster_any_shape=" << (plan.cluster_any_shape ? "on" : "off");
+    << " cluster_any_shape=" << (plan.cluster_any_shape ? "on" : "off")
+    << " cluster_local_steps=" << plan.cluster_local_steps;
   plan.description = s.str();
   return plan;
 }
@@ -627,6 +630,7 @@ sssp::SolverOptions plan_options(const Plan& plan, bool predecessors) {
   options.block_split_max_items = plan.block_split_max_items;
   options.vertex_ordering = plan.vertex_ordering;
   options.cluster_any_shape = plan.cluster_any_shape;
+  options.cluster_local_steps = plan.cluster_local_steps;
   return options;
 }
 

@@ -86,6 +86,7 @@ struct Case {
   std::uint32_t narrow_max_arcs = 0;  // 0: the solver's default
   bool medium_grid = true;
   bool cluster_loop = true;
+  int cluster_local_steps = -1;  // -1: the solver's default
 };
 
 // The relax configurations every case runs under.
@@ -114,6 +115,7 @@ void check_all(const Csr<Weight>& g, const std::vector<vertex_id>& sources, cons
       opts.narrow_max_arcs = c.narrow_max_arcs;
       opts.medium_grid = c.medium_grid;
       opts.cluster_loop = c.cluster_loop;
+      opts.cluster_local_steps = c.cluster_local_steps;
       sssp::GpuSolver<Weight> solver(g, opts);
       EXPECT_EQ(solver.load_balance(), mode.load_balance) << name;
       for (const vertex_id s : sources) {
@@ -369,6 +371,53 @@ TEST(SsspRandomGraphs, ClusterRegime) {
 // (bucket_split_block.cuh) and the host-launched ones: exact either way, and
 // the counters say which ran: in the block only for bucket-multisplit with
 // block splits on and at most 63 buckets, on the host for larger piles.
+// The cluster loop's block-local steps (engine.cuh): every strategy, relax
+// mode and tree exact at 0 to 3 steps, on a grid, a float grid with a tiny
+// delta and five buckets, and a uniform graph; on a grid where the cluster
+// runs, more local steps take fewer cluster rounds.
+TEST(SsspRandomGraphs, ClusterLocalSteps) {
+  SKIP_IF_NO_GPU();
+  for (const int steps : {0, 1, 2, 3}) {
+    Case c;
+    c.narrow_max_arcs = 256;
+    c.cluster_local_steps = steps;
+    const std::string tag = " local steps " + std::to_string(steps);
+    check_all(generated("grid:120:90", "random:1:1000", 71), {0, 7000}, "grid:120:90" + tag, c);
+    check_all(generated("urand:20000:12", "random:0:50", 72), {3}, "urand:20000:12" + tag, c);
+    Case tiny = c;
+    tiny.delta = 0.13;
+    tiny.buckets = 5;
+    tiny.narrow_max_arcs = 1;
+    tiny.medium_grid = false;
+    check_all(to_float(generated("grid:11:40", "random:1:10", 73)), {19, 300}, "float grid:11:40 tiny delta" + tag,
+              tiny);
+  }
+  int major = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0), cudaSuccess);
+  if (major < 9) GTEST_SKIP() << "no thread-block clusters on sm_" << major << ": the round counts need them";
+  const auto g = generated("grid:300:300", "random:1:1000", 74);
+  std::uint64_t rounds[3] = {0, 0, 0};
+  for (const int steps : {0, 1, 2}) {
+    sssp::SolverOptions opts;
+    opts.delta = graph::auto_delta(g);
+    opts.narrow_max_arcs = 256;
+    opts.cluster_local_steps = steps;
+    sssp::GpuSolver<std::uint32_t> solver(g, opts);
+    const auto got = solver.solve(0, sssp::Strategy::NearFar);
+    expect_distances<std::uint32_t>(graph::dijkstra(g, 0), got.distances, "grid:300:300");
+    rounds[steps] = got.rounds_cluster;
+  }
+  EXPECT_GT(rounds[0], 0u);
+  EXPECT_LT(rounds[1], rounds[0]) << "one local step per round took no fewer cluster rounds";
+  EXPECT_LT(rounds[2], rounds[1]) << "two local steps per round took no fewer cluster rounds than one";
+  sssp::SolverOptions bad;
+  bad.delta = 1;
+  for (const int steps : {-2, sssp::kClusterMaxLocalSteps + 1}) {
+    bad.cluster_local_steps = steps;
+    EXPECT_THROW(sssp::GpuSolver<std::uint32_t>(g, bad), std::invalid_argument) << steps;
+  }
+}
+
 TEST(SsspRandomGraphs, BlockSplits) {
   SKIP_IF_NO_GPU();
   // Far piles of 4,000 to 12,000 entries: past the size below which a phase
@@ -471,11 +520,13 @@ TEST(SsspRandomGraphs, ManyRegimeTransitions) {
     check_all(generated("rmat:11:8", "random:1:1000", 22), {3}, "rmat:11:8" + tag, c);
     check_all(to_float(generated("urand:3000:3", "random:1:100", 23)), {7}, "urand float" + tag, c);
   }
-  // Both regimes really ran.
+  // Both regimes really ran (without the cluster's local steps, which keep
+  // every round of this grid in the cluster).
   sssp::SolverOptions opts;
   const auto g = generated("grid:60:60", "random:1:100", 24);
   opts.delta = graph::auto_delta(g);
   opts.narrow_max_arcs = 64;
+  opts.cluster_local_steps = 0;
   sssp::GpuSolver<std::uint32_t> solver(g, opts);
   for (const sssp::Strategy strategy : sssp::all_strategies()) {
     const auto got = solver.solve(0, strategy);

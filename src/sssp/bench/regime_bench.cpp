@@ -50,6 +50,7 @@ struct Config {
   bool medium_grid = true;
   bool cluster_loop = true;
   bool cluster_any_shape = false;
+  int cluster_local_steps = -1;  // SolverOptions::cluster_local_steps
   bool block_split = true;
   bool grid_split = true;
   double delta_factor = 1;  // times the auto delta
@@ -146,13 +147,21 @@ Args parse(int argc, char** argv) {
         c.name = "wide " + s + "/SM";
         a.configs.push_back(c);
       }
+    } else if (arg == "--cluster-local-steps") {
+      for (const auto& s : split_commas(value())) {
+        Config c;
+        c.cluster_local_steps = std::atoi(s.c_str());
+        c.name = "local steps " + s;
+        a.configs.push_back(c);
+      }
     } else if (arg == "--delta-factors") {
       for (const auto& s : split_commas(value())) a.delta_factors.push_back(std::strtod(s.c_str(), nullptr));
     } else if (arg == "--load-balance") {
       a.load_balance = sssp::parse_load_balance(value());
     } else if (arg == "--help" || arg == "-h") {
       std::cout << "usage: regime_bench [--runs N] [--seed S] [--strategy NAME[,NAME]] [--configs "
-                   "default,no-narrow,no-persistent] [--narrow-max-arcs A,B] [--load-balance NAME] GRAPH...\n";
+                   "default,no-narrow,no-persistent] [--narrow-max-arcs A,B] [--wide-blocks-per-sm A,B] "
+                   "[--cluster-local-steps A,B] [--delta-factors A,B] [--load-balance NAME] GRAPH...\n";
       std::exit(0);
     } else if (!arg.empty() && arg[0] == '-') {
       throw std::invalid_argument("regime_bench: unknown option " + arg);
@@ -208,6 +217,7 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
       opts.medium_grid = c.medium_grid;
       opts.cluster_loop = c.cluster_loop;
       opts.cluster_any_shape = c.cluster_any_shape;
+      opts.cluster_local_steps = c.cluster_local_steps;
       opts.block_split = c.block_split;
       opts.grid_split = c.grid_split;
       opts.vertex_ordering = c.ordering;
