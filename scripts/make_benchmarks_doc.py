@@ -236,9 +236,16 @@ def sssp_reading(rows, graphs, table):
             front = [p[2] for p in per_round]
             text += (f" Near-far needs {span(its, '{:,.0f}')} rounds here, about {span(us, '{:.1f}')} us per round "
                      f"(solve time / rounds), {span(front, '{:,.0f}')} reached vertices per round on average")
-            text += (": many small dependent rounds, so per-round latency, not bandwidth, sets the time."
-                     if statistics.median(front) < 2000 else
-                     ": rounds are wide enough to fill the GPU, so work and load balance decide.")
+            if statistics.median(front) < 2000:
+                text += ": many small dependent rounds, so per-round latency, not bandwidth, sets the time."
+            elif kind.startswith("grid") or kind == "mesh":
+                # High hop diameter, yet few, wide rounds: the cluster's rounds,
+                # each block cascading on its own output before the barrier.
+                text += (": most rounds are the cluster regime's, whose blocks each take local steps (up to kClusterLocalSteps) "
+                         "before its barrier (docs/ARCHITECTURE.md, \"Cluster\"), so a round here counts "
+                         "barriers, not hops.")
+            else:
+                text += ": rounds are wide enough to fill the GPU, so work and load balance decide."
         out.append(text)
     # Bucketing vs near-far and Bellman-Ford's extra work.
     for s in ("bucket-sort", "bucket-multisplit", "bellman-ford"):
