@@ -78,6 +78,11 @@ inline constexpr std::uint32_t kClusterSkewMaxVertices = 1u << 17;
 // skewed) and the largest value.
 inline constexpr int kClusterLocalSteps = 128;
 inline constexpr int kClusterMaxLocalSteps = 1024;
+// SolverOptions::narrow_max_arcs's default where the cluster takes local
+// steps: the single block hands a round of more arcs to the cluster, and
+// the cluster hands back below an eighth of it (docs/TUNING.md, "Cluster
+// regime: local steps").
+inline constexpr std::uint32_t kNarrowMaxArcsBeforeCluster = 1024;
 
 // "auto", "input", "degree", "rcm".
 const char* to_string(VertexOrdering o);
@@ -129,8 +134,10 @@ struct SolverOptions {
   // cooperative grid (also what devices without cooperative launch get).
   bool persistent_grid = true;
   // Most arcs a round of the single-block loop may relax, 1 .. 8192 (0: the
-  // default, 8192); smaller values hand rounds to the grid sooner (more
-  // transitions between the regimes).
+  // default: kNarrowMaxArcsBeforeCluster where the cluster loop runs with
+  // local steps, else 8192; many sources in solve_batch: 8192); smaller
+  // values hand rounds to the cluster or the grid sooner (more transitions
+  // between the regimes).
   std::uint32_t narrow_max_arcs = 0;
   // Blocks per SM of the persistent grid, at most (0: as many as fit, 8 on
   // sm_90): fewer make each grid barrier cheaper and each round's bandwidth

@@ -526,7 +526,16 @@ struct SolverImpl {
     if (options.narrow_max_arcs > kNarrowMaxArcs)
       throw std::invalid_argument("sssp: narrow_max_arcs must be at most " + std::to_string(kNarrowMaxArcs) + ", got " +
                                   std::to_string(options.narrow_max_arcs));
-    ws.narrow_max_arcs = options.narrow_max_arcs == 0 ? kNarrowMaxArcs : options.narrow_max_arcs;
+    // Where the cluster takes local steps its cascades carry a wave further
+    // per step than the single block's rounds, so the block hands over
+    // sooner (solver.hpp, kNarrowMaxArcsBeforeCluster).
+    int cc_major = 0;
+    SSSP_CUDA_CHECK(cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, options.device));
+    const bool cascading_cluster = ws.single_block_loop && ws.cluster_loop && ws.cluster_local_steps > 0 &&
+                                   cc_major >= 9;
+    ws.narrow_max_arcs = options.narrow_max_arcs != 0 ? options.narrow_max_arcs
+                         : cascading_cluster          ? kNarrowMaxArcsBeforeCluster
+                                                      : kNarrowMaxArcs;
     if (options.wide_blocks_per_sm < 0)
       throw std::invalid_argument("sssp: wide_blocks_per_sm must be >= 0, got " +
                                   std::to_string(options.wide_blocks_per_sm));
@@ -671,7 +680,11 @@ struct SolverImpl {
       batch_labels_bytes = sources_per_copy * nn * 8;
     }
     const label_t* host_labels = batch_labels.as<label_t>();
-    const EngineContext<Weight> ctx{ws.graph, labels_all, stamps_a_all, stamps_b_all, false, ws.narrow_max_arcs};
+    // Each source's block keeps the full arc limit (a source leaving its
+    // block is finished on copies of the graph, which costs more than its
+    // block's rounds; the single-source loop's lower default does not apply).
+    const std::uint32_t batch_max_arcs = options.narrow_max_arcs != 0 ? options.narrow_max_arcs : kNarrowMaxArcs;
+    const EngineContext<Weight> ctx{ws.graph, labels_all, stamps_a_all, stamps_b_all, false, batch_max_arcs};
     const auto finish_alone = [&](const Workspace<Weight>& w, auto policy) -> StrategyStats {
       using Policy = decltype(policy);
       return with_balance(load_balance, [&](auto balance) {

@@ -410,6 +410,22 @@ TEST(SsspRandomGraphs, ClusterLocalSteps) {
   EXPECT_GT(rounds[0], 0u);
   EXPECT_LT(rounds[1], rounds[0]) << "one local step per round took no fewer cluster rounds";
   EXPECT_LT(rounds[2], rounds[1]) << "two local steps per round took no fewer cluster rounds than one";
+  // Where the cluster takes local steps the single block hands over sooner
+  // (kNarrowMaxArcsBeforeCluster): this grid's wave reaches the cluster by
+  // default, and stays in the block without local steps.
+  for (const int steps : {-1, 0}) {
+    sssp::SolverOptions opts;
+    opts.delta = graph::auto_delta(g);
+    opts.cluster_local_steps = steps;
+    sssp::GpuSolver<std::uint32_t> solver(g, opts);
+    const auto got = solver.solve(0, sssp::Strategy::NearFar);
+    expect_distances<std::uint32_t>(graph::dijkstra(g, 0), got.distances, "grid:300:300 default narrow limit");
+    if (steps < 0) {
+      EXPECT_GT(got.rounds_cluster, 0u) << "the default narrow limit kept every round in the block";
+    } else {
+      EXPECT_EQ(got.rounds_cluster, 0u) << "without local steps the block's limit is kNarrowMaxArcs";
+    }
+  }
   sssp::SolverOptions bad;
   bad.delta = 1;
   for (const int steps : {-2, sssp::kClusterMaxLocalSteps + 1}) {
