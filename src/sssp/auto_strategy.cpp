@@ -47,10 +47,21 @@ StrategyChoice choose_strategy(const GraphShape& shape) {
 DeltaChoice choose_delta_c(const GraphShape& shape) {
   DeltaChoice choice;
   const bool wide = shape.hop_estimate >= kMinHopsForWideDelta;
-  choice.c = wide ? kWideDeltaC : kNarrowDeltaC;
+  const bool chains = wide && shape.mean_degree < kMaxMeanDegreeForChainDelta;
+  const bool even = !wide && shape.hop_estimate <= kMaxHopsForEvenNarrowDelta &&
+                    shape.degree_cv < kMinDegreeCvForBellmanFord;
+  choice.c = wide ? (chains ? kChainDeltaC : kWideDeltaC) : (even ? kEvenNarrowDeltaC : kNarrowDeltaC);
   choice.reason = format("%g", choice.c) + " x mean weight / mean out-degree (hop diameter estimate " +
                   (shape.hop_exact ? "" : "~") + std::to_string(shape.hop_estimate) + (wide ? " >= " : " < ") +
-                  std::to_string(kMinHopsForWideDelta) + ")";
+                  std::to_string(kMinHopsForWideDelta);
+  if (wide) {
+    choice.reason += ", mean degree " + format("%.1f", shape.mean_degree) + (chains ? " < " : " >= ") +
+                     format("%g", kMaxMeanDegreeForChainDelta);
+  } else if (shape.hop_estimate <= kMaxHopsForEvenNarrowDelta) {
+    choice.reason += ", degree cv " + format("%.2f", shape.degree_cv) + (even ? " < " : " >= ") +
+                     format("%g", kMinDegreeCvForBellmanFord);
+  }
+  choice.reason += ")";
   return choice;
 }
 

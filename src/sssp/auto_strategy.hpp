@@ -32,10 +32,21 @@ inline constexpr double kMaxVerticesPerHopForBellmanFord = 40;
 // grids, meshes) run hundreds to thousands of latency-bound rounds, and wider
 // buckets remove rounds faster than they add work; low-diameter graphs
 // (uniform random, the multisplit paper's R-MAT) are bandwidth-bound, and
-// narrower buckets save work. Fitted in docs/TUNING.md, "GPU delta rule".
+// narrower buckets save work. Two refinements: kChainDeltaC for
+// high-diameter graphs whose mean out-degree is below
+// kMaxMeanDegreeForChainDelta (roads: mostly chains, rounds of a few dozen
+// vertices), and kEvenNarrowDeltaC for graphs of at most
+// kMaxHopsForEvenNarrowDelta hops whose degree cv is below
+// kMinDegreeCvForBellmanFord (uniform random, the paper's R-MAT; not the
+// skewed graphs bellman-ford takes). Fitted in docs/TUNING.md, "GPU delta
+// rule" and "Cluster regime: local steps".
 inline constexpr std::uint64_t kMinHopsForWideDelta = 32;
 inline constexpr double kWideDeltaC = 128;
 inline constexpr double kNarrowDeltaC = 16;
+inline constexpr double kMaxMeanDegreeForChainDelta = 3.5;
+inline constexpr double kChainDeltaC = 256;
+inline constexpr std::uint64_t kMaxHopsForEvenNarrowDelta = 10;
+inline constexpr double kEvenNarrowDeltaC = 8;
 
 struct DeltaChoice {
   double c = kNarrowDeltaC;

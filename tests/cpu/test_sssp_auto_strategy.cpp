@@ -140,14 +140,42 @@ TEST(AutoDelta, WideBucketsFromTheHopDiameterUp) {
   EXPECT_TRUE(contains(d.reason, "16 x mean weight / mean out-degree (hop diameter estimate 31 < 32)")) << d.reason;
   s.hop_estimate = sssp::kMinHopsForWideDelta;
   s.hop_exact = false;
+  s.mean_degree = sssp::kMaxMeanDegreeForChainDelta;
   d = sssp::choose_delta_c(s);
   EXPECT_EQ(d.c, sssp::kWideDeltaC);
-  EXPECT_TRUE(contains(d.reason, "128 x mean weight / mean out-degree (hop diameter estimate ~32 >= 32)")) << d.reason;
+  EXPECT_TRUE(contains(d.reason, "128 x mean weight / mean out-degree (hop diameter estimate ~32 >= 32, mean degree "
+                                 "3.5 >= 3.5)"))
+      << d.reason;
+  // Chains (roads): wider still.
+  s.mean_degree = 2.4;
+  d = sssp::choose_delta_c(s);
+  EXPECT_EQ(d.c, sssp::kChainDeltaC);
+  EXPECT_TRUE(contains(d.reason, "256 x mean weight / mean out-degree (hop diameter estimate ~32 >= 32, mean degree "
+                                 "2.4 < 3.5)"))
+      << d.reason;
 }
 
-TEST(AutoDelta, GridsGetWideBucketsUniformRandomNarrow) {
+TEST(AutoDelta, EvenLowDiameterGraphsGetNarrowerBuckets) {
+  sssp::GraphShape s;
+  s.hop_estimate = sssp::kMaxHopsForEvenNarrowDelta;
+  s.hop_exact = true;
+  s.degree_cv = 0.2;
+  sssp::DeltaChoice d = sssp::choose_delta_c(s);
+  EXPECT_EQ(d.c, sssp::kEvenNarrowDeltaC);
+  EXPECT_TRUE(contains(d.reason, "8 x mean weight / mean out-degree (hop diameter estimate 10 < 32, degree cv 0.20 "
+                                 "< 1.3)"))
+      << d.reason;
+  s.degree_cv = sssp::kMinDegreeCvForBellmanFord;  // skewed (social, Graph500 R-MAT): the usual narrow c
+  EXPECT_EQ(sssp::choose_delta_c(s).c, sssp::kNarrowDeltaC);
+  s.degree_cv = 0.2;
+  s.hop_estimate = sssp::kMaxHopsForEvenNarrowDelta + 1;  // a mesh's tens of hops: the usual narrow c
+  EXPECT_EQ(sssp::choose_delta_c(s).c, sssp::kNarrowDeltaC);
+}
+
+TEST(AutoDelta, GridsRoadsAndUniformRandomGetTheirBuckets) {
   EXPECT_EQ(sssp::choose_delta_c(sssp::measure_shape(generated("grid:100:100"), 0)).c, sssp::kWideDeltaC);
-  EXPECT_EQ(sssp::choose_delta_c(sssp::measure_shape(generated("urand:20000:8"), 0)).c, sssp::kNarrowDeltaC);
+  EXPECT_EQ(sssp::choose_delta_c(sssp::measure_shape(generated("urand:20000:8"), 0)).c, sssp::kEvenNarrowDeltaC);
+  EXPECT_EQ(sssp::choose_delta_c(sssp::measure_shape(path_graph(1000), 0)).c, sssp::kChainDeltaC);
 }
 
 TEST(GraphShape, PathIsExactWithinTheBudgetAndExtrapolatedPastIt) {
