@@ -528,11 +528,10 @@ struct SolverImpl {
                                   std::to_string(options.narrow_max_arcs));
     // Where the cluster takes local steps its cascades carry a wave further
     // per step than the single block's rounds, so the block hands over
-    // sooner (solver.hpp, kNarrowMaxArcsBeforeCluster).
-    int cc_major = 0;
-    SSSP_CUDA_CHECK(cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, options.device));
+    // sooner (solver.hpp, kNarrowMaxArcsBeforeCluster). Clusters need sm_90
+    // (engine.cuh, cluster_blocks_for).
     const bool cascading_cluster = ws.single_block_loop && ws.cluster_loop && ws.cluster_local_steps > 0 &&
-                                   cc_major >= 9;
+                                   prop.major >= 9;
     ws.narrow_max_arcs = options.narrow_max_arcs != 0 ? options.narrow_max_arcs
                          : cascading_cluster          ? kNarrowMaxArcsBeforeCluster
                                                       : kNarrowMaxArcs;

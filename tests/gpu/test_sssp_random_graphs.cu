@@ -306,6 +306,17 @@ TEST(SsspRandomGraphs, MediumAndFullGrids) {
 // exact either way, with frontiers dealt over the cluster's blocks, handed to
 // it by the single block and back, and on to the grids (a narrow arc cap of
 // 256 sends every frontier past a few dozen vertices to the cluster).
+// One near-far solve of g from vertex 0 under opts at the auto delta,
+// checked against Dijkstra; the result for the caller's regime checks.
+sssp::SolveResult<std::uint32_t> exact_near_far(const graph::IntCsr& g, sssp::SolverOptions opts,
+                                                const std::string& what) {
+  opts.delta = graph::auto_delta(g);
+  sssp::GpuSolver<std::uint32_t> solver(g, opts);
+  auto got = solver.solve(0, sssp::Strategy::NearFar);
+  expect_distances<std::uint32_t>(graph::dijkstra(g, 0), got.distances, what);
+  return got;
+}
+
 TEST(SsspRandomGraphs, ClusterRegime) {
   SKIP_IF_NO_GPU();
   for (const bool cluster : {true, false}) {
@@ -334,12 +345,9 @@ TEST(SsspRandomGraphs, ClusterRegime) {
   const auto g = generated("grid:300:300", "random:1:1000", 54);
   for (const bool cluster : {true, false}) {
     sssp::SolverOptions opts;
-    opts.delta = graph::auto_delta(g);
     opts.narrow_max_arcs = 256;
     opts.cluster_loop = cluster;
-    sssp::GpuSolver<std::uint32_t> solver(g, opts);
-    const auto got = solver.solve(0, sssp::Strategy::NearFar);
-    expect_distances<std::uint32_t>(graph::dijkstra(g, 0), got.distances, "grid:300:300");
+    const auto got = exact_near_far(g, opts, "grid:300:300");
     if (cluster && major >= 9) {
       EXPECT_GT(got.rounds_cluster, 0u) << "the cluster regime took no round on sm_" << major;
     } else {
@@ -399,13 +407,9 @@ TEST(SsspRandomGraphs, ClusterLocalSteps) {
   std::uint64_t rounds[3] = {0, 0, 0};
   for (const int steps : {0, 1, 2}) {
     sssp::SolverOptions opts;
-    opts.delta = graph::auto_delta(g);
     opts.narrow_max_arcs = 256;
     opts.cluster_local_steps = steps;
-    sssp::GpuSolver<std::uint32_t> solver(g, opts);
-    const auto got = solver.solve(0, sssp::Strategy::NearFar);
-    expect_distances<std::uint32_t>(graph::dijkstra(g, 0), got.distances, "grid:300:300");
-    rounds[steps] = got.rounds_cluster;
+    rounds[steps] = exact_near_far(g, opts, "grid:300:300").rounds_cluster;
   }
   EXPECT_GT(rounds[0], 0u);
   EXPECT_LT(rounds[1], rounds[0]) << "one local step per round took no fewer cluster rounds";
@@ -415,11 +419,8 @@ TEST(SsspRandomGraphs, ClusterLocalSteps) {
   // default, and stays in the block without local steps.
   for (const int steps : {-1, 0}) {
     sssp::SolverOptions opts;
-    opts.delta = graph::auto_delta(g);
     opts.cluster_local_steps = steps;
-    sssp::GpuSolver<std::uint32_t> solver(g, opts);
-    const auto got = solver.solve(0, sssp::Strategy::NearFar);
-    expect_distances<std::uint32_t>(graph::dijkstra(g, 0), got.distances, "grid:300:300 default narrow limit");
+    const auto got = exact_near_far(g, opts, "grid:300:300 default narrow limit");
     if (steps < 0) {
       EXPECT_GT(got.rounds_cluster, 0u) << "the default narrow limit kept every round in the block";
     } else {
