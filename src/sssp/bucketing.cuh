@@ -54,6 +54,15 @@
 namespace sssp::detail {
 
 constexpr std::uint32_t kFullSplitMinFar = 4096;
+// A full split that fills fewer than kMinFilledReadyBuckets of its ready
+// buckets served one or two phases, where a scan of the pile per phase (as
+// near-far does, inside the round's kernel) costs less than the pause: on
+// graphs whose improved distances land within a window or two of the current
+// one (delta far above the weights: grids, meshes) every full split is such a
+// split. Each one doubles the far-pile size that asks for the next full split
+// (full_split_at); a split that fills more brings it back to
+// kFullSplitMinFar. docs/TUNING.md, "Full splits that pay".
+constexpr std::uint32_t kMinFilledReadyBuckets = 3;
 static_assert(kBlockSplitMaxBuckets <= kPauseGridScratch, "a grid split's per-block counts fit the pause scratch");
 constexpr unsigned long long kNoWindow = ~0ull;
 
@@ -222,7 +231,24 @@ struct BucketingPolicy {
     st->loop.stamp_seq = stamp;
     st->loop.paused = 0;
     ++st->full_splits;
+    adapt_full_split_at(st);
     frontier_empty(st);
+  }
+
+  // After a full split: a split that filled few ready buckets saved at most
+  // a scan or two, so the next one waits for a pile twice as large (never
+  // past the pile's capacity, which a far pile cannot outgrow); one that
+  // filled more resets the threshold. One thread.
+  __device__ static void adapt_full_split_at(State* st) {
+    std::uint32_t filled = 0;
+    for (std::uint32_t j = 0; j + 1 < st->num_buckets; ++j) filled += st->offsets[j + 1] > st->offsets[j];
+    if (filled >= kMinFilledReadyBuckets) {
+      st->full_split_at = kFullSplitMinFar;
+      return;
+    }
+    const std::uint32_t pile = st->offsets[st->num_buckets + 1];  // every entry split, discarded ones too
+    const std::uint64_t next = 2ull * (pile > st->full_split_at ? pile : st->full_split_at);
+    st->full_split_at = static_cast<std::uint32_t>(next < st->far.capacity ? next : st->far.capacity);
   }
 
   // The far pile and the ready segment being taken, by window.

@@ -22,6 +22,7 @@
 #include "graph/generators.hpp"
 #include "graph/reference.hpp"
 #include "graph/verify.hpp"
+#include "sssp/auto_strategy.hpp"
 #include "sssp/merge_path_relax.cuh"
 #include "sssp/solver.hpp"
 #include "sssp/tree_check.hpp"
@@ -492,6 +493,35 @@ TEST(SsspRandomGraphs, BlockSplits) {
       EXPECT_EQ(got.full_splits_in_grid, 0u) << what;
     }
   }
+}
+
+// On a grid at the auto delta (far above the weights) every improved vertex
+// lands in the next window, so a full split fills one ready bucket and saves
+// no scan: each such split doubles the pile size that asks for the next one,
+// so a solve makes at most about log2(n / kFullSplitMinFar) + 1 of them. With
+// a delta below the weights the buckets fill and splits go on as before.
+TEST(SsspRandomGraphs, UnproductiveSplitsBackOff) {
+  SKIP_IF_NO_GPU();
+  const auto g = generated("grid:700:700", "random:1:1000", 66);
+  const auto want = graph::dijkstra(g, 1234);
+  sssp::SolverOptions wide_delta;  // the GPU rule's for grids
+  wide_delta.delta = graph::auto_delta(g, sssp::kWideDeltaC);
+  sssp::GpuSolver<std::uint32_t> solver(g, wide_delta);
+  for (const auto strategy : {sssp::Strategy::BucketMultisplit, sssp::Strategy::BucketSort}) {
+    const auto got = solver.solve(1234, strategy);
+    const std::string what = std::string("grid:700:700 ") + sssp::to_string(strategy);
+    expect_distances<std::uint32_t>(want, got.distances, what);
+    EXPECT_GT(got.full_splits, 0u) << what << ": no pile reached the split size";
+    EXPECT_LE(got.full_splits, 8u) << what << ": splits that fill one bucket went on";
+    EXPECT_GT(got.buckets_processed, 4 * got.full_splits) << what;
+  }
+  const auto u = generated("urand:100000:6", "random:1:1000", 67);
+  sssp::SolverOptions small_delta;
+  small_delta.delta = graph::auto_delta(u) / 64;
+  sssp::GpuSolver<std::uint32_t> usolver(u, small_delta);
+  const auto got = usolver.solve(5, sssp::Strategy::BucketMultisplit);
+  expect_distances<std::uint32_t>(graph::dijkstra(u, 5), got.distances, "urand:100000:6, delta auto/64");
+  EXPECT_GT(got.full_splits, 8u) << "urand:100000:6, delta auto/64: splits that fill their buckets stopped";
 }
 
 // Every pile of more than one entry split by the cooperative grid
