@@ -50,13 +50,18 @@ DeltaChoice choose_delta_c(const GraphShape& shape) {
   const bool chains = wide && shape.mean_degree < kMaxMeanDegreeForChainDelta;
   const bool even = !wide && shape.hop_estimate <= kMaxHopsForEvenNarrowDelta &&
                     shape.degree_cv < kMinDegreeCvForBellmanFord;
-  choice.c = wide ? (chains ? kChainDeltaC : kWideDeltaC) : (even ? kEvenNarrowDeltaC : kNarrowDeltaC);
+  const bool large = wide && !chains && shape.vertices >= kMinVerticesForLargeWideDelta;
+  choice.c = wide ? (chains ? kChainDeltaC : (large ? kLargeWideDeltaC : kWideDeltaC))
+                  : (even ? kEvenNarrowDeltaC : kNarrowDeltaC);
   choice.reason = format("%g", choice.c) + " x mean weight / mean out-degree (hop diameter estimate " +
                   (shape.hop_exact ? "" : "~") + std::to_string(shape.hop_estimate) + (wide ? " >= " : " < ") +
                   std::to_string(kMinHopsForWideDelta);
   if (wide) {
     choice.reason += ", mean degree " + format("%.1f", shape.mean_degree) + (chains ? " < " : " >= ") +
                      format("%g", kMaxMeanDegreeForChainDelta);
+    if (!chains)
+      choice.reason += ", " + std::to_string(shape.vertices) + " vertices" + (large ? " >= " : " < ") +
+                       std::to_string(kMinVerticesForLargeWideDelta);
   } else if (shape.hop_estimate <= kMaxHopsForEvenNarrowDelta) {
     choice.reason += ", degree cv " + format("%.2f", shape.degree_cv) + (even ? " < " : " >= ") +
                      format("%g", kMinDegreeCvForBellmanFord);

@@ -38,8 +38,12 @@ inline constexpr double kMaxVerticesPerHopForBellmanFord = 40;
 // vertices), and kEvenNarrowDeltaC for graphs of at most
 // kMaxHopsForEvenNarrowDelta hops whose degree cv is below
 // kMinDegreeCvForBellmanFord (uniform random, the paper's R-MAT; not the
-// skewed graphs bellman-ford takes). Fitted in docs/TUNING.md, "GPU delta
-// rule" and "Cluster regime: local steps".
+// skewed graphs bellman-ford takes). And kLargeWideDeltaC for the other
+// high-diameter graphs of at least kMinVerticesForLargeWideDelta vertices
+// (large grids): their rounds carry wavefronts of thousands of vertices and
+// cost by their arcs, so the work that a wide window adds costs more than the
+// rounds it removes. Fitted in docs/TUNING.md, "GPU delta rule", "Cluster
+// regime: local steps" and "Full splits that pay".
 inline constexpr std::uint64_t kMinHopsForWideDelta = 32;
 inline constexpr double kWideDeltaC = 128;
 inline constexpr double kNarrowDeltaC = 16;
@@ -47,6 +51,8 @@ inline constexpr double kMaxMeanDegreeForChainDelta = 3.5;
 inline constexpr double kChainDeltaC = 256;
 inline constexpr std::uint64_t kMaxHopsForEvenNarrowDelta = 10;
 inline constexpr double kEvenNarrowDeltaC = 8;
+inline constexpr std::uint64_t kMinVerticesForLargeWideDelta = std::uint64_t{1} << 21;
+inline constexpr double kLargeWideDeltaC = 64;
 
 struct DeltaChoice {
   double c = kNarrowDeltaC;

@@ -144,9 +144,19 @@ TEST(AutoDelta, WideBucketsFromTheHopDiameterUp) {
   d = sssp::choose_delta_c(s);
   EXPECT_EQ(d.c, sssp::kWideDeltaC);
   EXPECT_TRUE(contains(d.reason, "128 x mean weight / mean out-degree (hop diameter estimate ~32 >= 32, mean degree "
-                                 "3.5 >= 3.5)"))
+                                 "3.5 >= 3.5, 0 vertices < 2097152)"))
       << d.reason;
-  // Chains (roads): wider still.
+  // Large grids: narrower.
+  s.vertices = sssp::kMinVerticesForLargeWideDelta;
+  d = sssp::choose_delta_c(s);
+  EXPECT_EQ(d.c, sssp::kLargeWideDeltaC);
+  EXPECT_TRUE(contains(d.reason, "64 x mean weight / mean out-degree (hop diameter estimate ~32 >= 32, mean degree "
+                                 "3.5 >= 3.5, 2097152 vertices >= 2097152)"))
+      << d.reason;
+  s.vertices = sssp::kMinVerticesForLargeWideDelta - 1;
+  EXPECT_EQ(sssp::choose_delta_c(s).c, sssp::kWideDeltaC);
+  s.vertices = sssp::kMinVerticesForLargeWideDelta;
+  // Chains (roads): wider still, however large.
   s.mean_degree = 2.4;
   d = sssp::choose_delta_c(s);
   EXPECT_EQ(d.c, sssp::kChainDeltaC);

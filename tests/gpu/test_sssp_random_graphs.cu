@@ -495,33 +495,40 @@ TEST(SsspRandomGraphs, BlockSplits) {
   }
 }
 
-// On a grid at the auto delta (far above the weights) every improved vertex
-// lands in the next window, so a full split fills one ready bucket and saves
-// no scan: each such split doubles the pile size that asks for the next one,
-// so a solve makes at most about log2(n / kFullSplitMinFar) + 1 of them. With
-// a delta below the weights the buckets fill and splits go on as before.
+// On a grid at the GPU rule's delta (far above the weights) every improved
+// vertex lands in the next window, so a full split fills one ready bucket
+// and saves no scan: each such split doubles the pile size that asks for the
+// next one, so a solve makes at most log2(n / kFullSplitMinFar) + 1 of them
+// (9 here; 16-28 before the back-off on grid 1024^2). With a delta below the
+// weights the buckets fill and splits go on past that bound.
 TEST(SsspRandomGraphs, UnproductiveSplitsBackOff) {
   SKIP_IF_NO_GPU();
-  const auto g = generated("grid:700:700", "random:1:1000", 66);
+  const auto backoff_bound = [](std::uint32_t n) {
+    return static_cast<std::uint64_t>(std::ceil(std::log2(n / 4096.0))) + 1;
+  };
+  const auto g = generated("grid:1000:1000", "random:1:1000", 66);
   const auto want = graph::dijkstra(g, 1234);
-  sssp::SolverOptions wide_delta;  // the GPU rule's for grids
-  wide_delta.delta = graph::auto_delta(g, sssp::kWideDeltaC);
-  sssp::GpuSolver<std::uint32_t> solver(g, wide_delta);
-  for (const auto strategy : {sssp::Strategy::BucketMultisplit, sssp::Strategy::BucketSort}) {
-    const auto got = solver.solve(1234, strategy);
-    const std::string what = std::string("grid:700:700 ") + sssp::to_string(strategy);
-    expect_distances<std::uint32_t>(want, got.distances, what);
-    EXPECT_GT(got.full_splits, 0u) << what << ": no pile reached the split size";
-    EXPECT_LE(got.full_splits, 8u) << what << ": splits that fill one bucket went on";
-    EXPECT_GT(got.buckets_processed, 4 * got.full_splits) << what;
+  for (const double factor : {1.0, 0.5}) {
+    sssp::SolverOptions opts;
+    opts.delta = graph::auto_delta(g, sssp::kWideDeltaC) * factor;
+    sssp::GpuSolver<std::uint32_t> solver(g, opts);
+    for (const auto strategy : {sssp::Strategy::BucketMultisplit, sssp::Strategy::BucketSort}) {
+      const auto got = solver.solve(1234, strategy);
+      const std::string what =
+          std::string("grid:1000:1000 ") + sssp::to_string(strategy) + ", delta x" + std::to_string(factor);
+      expect_distances<std::uint32_t>(want, got.distances, what);
+      EXPECT_GT(got.full_splits, 0u) << what << ": no pile reached the split size";
+      EXPECT_LE(got.full_splits, backoff_bound(g.num_vertices)) << what << ": splits that fill one bucket went on";
+    }
   }
-  const auto u = generated("urand:100000:6", "random:1:1000", 67);
+  const auto u = generated("urand:200000:6", "random:1:1000", 67);
   sssp::SolverOptions small_delta;
   small_delta.delta = graph::auto_delta(u) / 64;
   sssp::GpuSolver<std::uint32_t> usolver(u, small_delta);
   const auto got = usolver.solve(5, sssp::Strategy::BucketMultisplit);
-  expect_distances<std::uint32_t>(graph::dijkstra(u, 5), got.distances, "urand:100000:6, delta auto/64");
-  EXPECT_GT(got.full_splits, 8u) << "urand:100000:6, delta auto/64: splits that fill their buckets stopped";
+  expect_distances<std::uint32_t>(graph::dijkstra(u, 5), got.distances, "urand:200000:6, delta auto/64");
+  EXPECT_GT(got.full_splits, backoff_bound(u.num_vertices))
+      << "urand:200000:6, delta auto/64: splits that fill their buckets backed off";
 }
 
 // Every pile of more than one entry split by the cooperative grid
