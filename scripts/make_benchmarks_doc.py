@@ -268,16 +268,47 @@ def sssp_reading(rows, graphs, table):
     return out
 
 
-def sweep_section(doc, data, rel_plot, plots):
+def rule_c(points, main_rows, graph):
+    """The sweep's c whose delta is the one the main run used on `graph` (the GPU rule's), or None."""
+    deltas = [r["delta"] for r in main_rows
+              if r.get("graph") == graph and r.get("method") == "near-far" and r.get("delta", 0) > 0]
+    if not deltas:
+        return None
+    near = [p for p in points if abs(p[1] / deltas[0] - 1) < 0.01]
+    return near[0][0] if near else None
+
+
+def bucket_vs_near_far(doc, rows, graph):
+    """Why bucketing is (or is not) faster than near-far at the same delta: their rounds and times per c."""
+    per = {}
+    for r in rows:
+        m = pr.SWEEP_NAME.match(r["graph"])
+        if m and m.group(1) == graph and r.get("median_ms", 0) > 0:
+            per.setdefault(float(m.group(2)), {})[r["method"]] = r
+    pairs = [(c, v["near-far"], v["bucket-multisplit"]) for c, v in sorted(per.items())
+             if "near-far" in v and "bucket-multisplit" in v]
+    if not pairs:
+        return
+    speed = [nf["median_ms"] / bm["median_ms"] for _, nf, bm in pairs]
+    same = sum(1 for _, nf, bm in pairs if nf.get("rounds") == bm.get("rounds"))
+    rounds = ", ".join(f"c = {c:g}: {nf.get('rounds', 0):,} / {bm.get('rounds', 0):,}" for c, nf, bm in pairs)
+    doc.add(f"Bucketing (multisplit) against near-far at the same c: {min(speed):.2f}-{max(speed):.2f}x its speed; "
+            f"rounds near-far / bucketing {rounds} (equal at {same} of {len(pairs)} c). Both run the same "
+            "windows and the same rounds; a full split saves only near-far's per-phase scan of the far pile, "
+            "which runs inside the round's kernels.", "")
+
+
+def sweep_section(doc, data, rel_plot, plots, main_rows):
     series = pr.sweep_series(data.get("rows", []))
     if not series:
         return
     doc.add("### Delta sweep", "")
-    doc.add("delta = c x mean weight / mean degree; the default is c = 32. Median solve time in ms per strategy "
-            "(CPU timing skipped).", "")
+    doc.add("delta = c x mean weight / mean degree; the GPU rule picks c from the graph's shape (docs/TUNING.md, "
+            "\"GPU delta rule\"), its row marked *. Median solve time in ms per strategy (CPU timing skipped).", "")
     for g in sorted(series, key=lambda x: (pr.KIND_ORDER.index(pr.graph_kind(x)), x)):
         strategies = [s for s in pr.STRATEGY_ORDER if s in series[g]]
         cs = sorted({p[0] for s in strategies for p in series[g][s]})
+        chosen = rule_c([p for s in strategies for p in series[g][s]], main_rows, g)
         rows = []
         for c in cs:
             cells = []
@@ -286,17 +317,18 @@ def sweep_section(doc, data, rel_plot, plots):
                 p = next((p for p in series[g][s] if p[0] == c), None)
                 cells.append(f"{p[2]:.3f} ({p[3]:.2f})" if p else "-")
                 delta = delta or (p[1] if p else None)
-            rows.append([f"{c:g}", fmt(delta, 0)] + cells)
+            rows.append([f"{c:g}" + (" *" if c == chosen else ""), fmt(delta, 0)] + cells)
         doc.add(f"**{pr.graph_label(g)}** (ms, work ratio in parentheses)", "")
         doc.table(["c", "delta"] + [pr.STRATEGY_STYLE[s][0] for s in strategies], rows)
         best = []
         for s in strategies:
             pts = series[g][s]
             b = min(pts, key=lambda p: p[2])
-            d32 = next((p for p in pts if p[0] == 32), None)
+            at_rule = next((p for p in pts if p[0] == chosen), None)
             best.append(f"{pr.STRATEGY_STYLE[s][0]} is fastest at c = {b[0]:g} ({b[2]:.3f} ms"
-                        + (f", {d32[2] / b[2]:.2f}x faster than the default c = 32)" if d32 else ")"))
+                        + (f", {at_rule[2] / b[2]:.2f}x the rule's c = {chosen:g})" if at_rule else ")"))
         doc.add("Reading: " + "; ".join(best) + ".", "")
+        bucket_vs_near_far(doc, data.get("rows", []), g)
     if "sssp_delta_sweep.png" in plots:
         doc.add(f"![{plots['sssp_delta_sweep.png']}]({rel_plot('sssp_delta_sweep.png')})", "")
 
@@ -687,7 +719,7 @@ def main():
     if sssp:
         sssp_section(doc, sssp, metas["sssp"], rel_plot, plots)
     if sweep:
-        sweep_section(doc, sweep, rel_plot, plots)
+        sweep_section(doc, sweep, rel_plot, plots, sssp["rows"] if sssp else [])
     if sssp:
         paper_section(doc, sssp)
     else:
