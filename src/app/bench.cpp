@@ -188,7 +188,7 @@ void bench_delta(const std::string& name, const graph::Csr<Weight>& g, double lo
       row.upload_ms = solver.upload_ms();
       row.load_s = load_s;
       std::vector<double> ms;
-      std::uint64_t relaxations = 0, iterations = 0, buckets = 0, narrow = 0, wide = 0;
+      std::uint64_t relaxations = 0, iterations = 0, buckets = 0, narrow = 0, wide = 0, local_steps = 0;
       bool split_known = true;
       std::string valid = "yes";
       try {
@@ -207,6 +207,7 @@ void bench_delta(const std::string& name, const graph::Csr<Weight>& g, double lo
             iterations += res.iterations;
             narrow += res.rounds_narrow;
             wide += res.rounds_cluster + res.rounds_wide;  // every multi-block round: cluster and grids
+            local_steps += res.cluster_local_steps;
             split_known = split_known && res.rounds_narrow + res.rounds_cluster + res.rounds_wide == res.iterations;
             buckets += res.buckets_processed;
             row.delta = res.delta;
@@ -229,6 +230,9 @@ void bench_delta(const std::string& name, const graph::Csr<Weight>& g, double lo
         row.rounds_wide = static_cast<double>(wide) / runs;
         // Mean rounds per run, not the rounded row.iterations: exact per-round cost.
         if (iterations > 0) row.us_per_round = row.median_ms * 1000.0 * runs / static_cast<double>(iterations);
+        row.local_steps = static_cast<double>(local_steps) / runs;
+        if (iterations > 0)
+          row.us_per_step = row.median_ms * 1000.0 * runs / static_cast<double>(iterations + local_steps);
         row.buckets_processed = static_cast<std::uint64_t>(std::llround(static_cast<double>(buckets) / runs));
         row.reached = reached_vertices / sources.size();
         if (strategy == sssp::Strategy::NearFar) near_far_ms = row.median_ms;
@@ -236,7 +240,9 @@ void bench_delta(const std::string& name, const graph::Csr<Weight>& g, double lo
       row.valid = valid;
       rows.push_back(row);
       err << "   " << row.method << ": " << row.median_ms << " ms, " << row.iterations << " rounds ("
-                << row.us_per_round << " us/round), valid " << row.valid << "\n";
+                << row.us_per_round << " us/round";
+      if (row.local_steps > 0) err << "; + " << row.local_steps << " local steps, " << row.us_per_step << " us/step";
+      err << "), valid " << row.valid << "\n";
     }
     // Speedups against near-far with the same load balancing.
     for (std::size_t i = first_gpu_row; i < rows.size(); ++i)

@@ -63,6 +63,8 @@ nlohmann::json bench_json(const std::vector<BenchRow>& rows, const BenchOptions&
                            {"rounds_narrow", r.split_known ? nlohmann::json(r.rounds_narrow) : nlohmann::json(nullptr)},
                            {"rounds_wide", r.split_known ? nlohmann::json(r.rounds_wide) : nlohmann::json(nullptr)},
                            {"us_per_round", r.us_per_round > 0 ? nlohmann::json(r.us_per_round) : nlohmann::json(nullptr)},
+                           {"local_steps", r.gpu ? nlohmann::json(r.local_steps) : nlohmann::json(nullptr)},
+                           {"us_per_step", r.us_per_step > 0 ? nlohmann::json(r.us_per_step) : nlohmann::json(nullptr)},
                            {"buckets_processed", r.buckets_processed},
                            {"reached_vertices", r.reached},
                            {"speedup_vs_near_far", r.vs_near_far},

@@ -214,6 +214,8 @@ json to_json(const AppOptions& options, const RunSummary& run) {
                        {"rounds_narrow", optional_json(r.rounds_narrow)},
                        {"rounds_wide", optional_json(r.rounds_wide)},
                        {"us_per_round", optional_json(r.us_per_round)},
+                       {"local_steps", optional_json(r.local_steps)},
+                       {"us_per_step", optional_json(r.us_per_step)},
                        {"iterations", optional_json(r.rounds)},  // "rounds" under its old name
                        {"buckets_processed", optional_json(r.buckets_processed)},
                        {"full_splits", optional_json(r.full_splits)},

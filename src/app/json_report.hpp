@@ -59,7 +59,9 @@
 //                "rounds_narrow": int|null, "rounds_wide": int|null (rounds of the single-block
 //                loop / several blocks: cluster and grids; null for CPU solvers and where the engine gave
 //                no split that adds up to rounds), "us_per_round": number|null (median solve
-//                time in us / rounds), "iterations": int|null (= rounds: the key's name
+//                time in us / rounds), "local_steps": int|null (GPU: hops the cluster's blocks
+//                took between its barriers), "us_per_step": number|null (median solve time in us /
+//                (rounds + local_steps)), "iterations": int|null (= rounds: the key's name
 //                before "rounds", kept so older scripts still read it),
 //                "buckets_processed": int|null, "full_splits": int|null,
 //                "full_splits_in_block": int|null, "full_splits_in_grid": int|null

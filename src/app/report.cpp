@@ -81,6 +81,9 @@ void finish_record(RunRecord& record) {
   record.us_per_round.reset();
   if (record.rounds && *record.rounds > 0)
     record.us_per_round = record.time.median_ms * 1000.0 / static_cast<double>(*record.rounds);
+  record.us_per_step.reset();
+  if (record.rounds && record.local_steps && *record.rounds + *record.local_steps > 0)
+    record.us_per_step = record.time.median_ms * 1000.0 / static_cast<double>(*record.rounds + *record.local_steps);
 }
 
 void finish_batch_record(BatchRecord& record) {
@@ -288,8 +291,8 @@ std::string format_results_table(const std::vector<RunRecord>& records) {
   Table table({{"strategy", A::Left}, {"device", A::Left}, {"source", A::Right}, {"delta", A::Right},
                {"runs", A::Right}, {"median ms", A::Right}, {"min ms", A::Right}, {"max ms", A::Right},
                {"MTEPS", A::Right}, {"work ratio", A::Right}, {"rounds", A::Right}, {"narrow/wide", A::Right},
-               {"us/round", A::Right}, {"buckets done", A::Right}, {"reached", A::Right},
-               {"validation", A::Left}});
+               {"us/round", A::Right}, {"local steps", A::Right}, {"us/step", A::Right},
+               {"buckets done", A::Right}, {"reached", A::Right}, {"validation", A::Left}});
   for (const RunRecord& r : records) {
     std::string check = to_string(r.validation);
     if (r.validation == Check::Failed) check += " (" + std::to_string(r.mismatches) + ")";
@@ -297,8 +300,8 @@ std::string format_results_table(const std::vector<RunRecord>& records) {
                    std::to_string(r.solve_ms.size()), format_fixed(r.time.median_ms, 3),
                    format_fixed(r.time.min_ms, 3), format_fixed(r.time.max_ms, 3), format_fixed(r.mteps, 1),
                    format_fixed(r.work_ratio, 3), optional_count(r.rounds), split_cell(r.rounds_narrow, r.rounds_wide),
-                   us_per_round_cell(r.us_per_round), optional_count(r.buckets_processed),
-                   std::to_string(r.reached_vertices), check});
+                   us_per_round_cell(r.us_per_round), optional_count(r.local_steps), us_per_round_cell(r.us_per_step),
+                   optional_count(r.buckets_processed), std::to_string(r.reached_vertices), check});
   }
   return table.render();
 }

@@ -65,6 +65,11 @@ struct RunRecord {
   std::optional<std::uint64_t> rounds;
   std::optional<std::uint64_t> rounds_narrow;
   std::optional<std::uint64_t> rounds_wide;
+  // GPU strategies: hops the cluster's blocks took on their own between its
+  // barriers (sssp::SolveResult::cluster_local_steps); rounds + local_steps
+  // is the chain of dependent relax steps, us_per_step its cost per step.
+  std::optional<std::uint64_t> local_steps;
+  std::optional<double> us_per_step;
   std::optional<std::uint64_t> buckets_processed;  // bucketing / near-far phases, delta-stepping buckets
   // Bucketing strategies: full splits of the far pile in the last timed run,
   // and how many of them one block, and a cooperative grid, did on the

@@ -103,6 +103,7 @@ struct LoopState {
   unsigned long long iterations;     // relax rounds with a non-empty frontier
   unsigned long long narrow_rounds;  // of those, rounds of the narrow loop
   unsigned long long cluster_rounds; // of those, rounds of the cluster loop
+  unsigned long long cluster_steps;  // local steps within them: per round, the deepest block's
   unsigned long long progress_mark;  // relaxations + phases at the last step that made progress
 };
 
@@ -524,19 +525,26 @@ __global__ void __launch_bounds__(kSmallBlock) engine_cluster(EngineContext<type
   // flag: warp 0 reads them across the cluster and every warp reads its copy
   // (32 warps in 16 blocks reading the same remote words stalled a round by
   // thousands of cycles). Lane c of every warp gets block c's size.
-  __shared__ std::uint32_t seen_part[32], seen_stuck, seen_overflow;
+  // Also the most local steps a block took in the round that wrote part[q]
+  // (steps[q], by the same parity, so the next round's count does not
+  // overwrite one being read).
+  __shared__ std::uint32_t seen_part[32], seen_stuck, seen_overflow, seen_steps;
+  __shared__ std::uint32_t steps[2];
   const auto read_parts = [&](std::uint32_t q) -> std::uint32_t {
     if (tid < 32) {
-      std::uint32_t size = 0, was_stuck = 0;
+      std::uint32_t size = 0, was_stuck = 0, deepest = 0;
       if (lane < blocks) {
         size = *cluster.map_shared_rank(&part[q], lane);
         was_stuck = *cluster.map_shared_rank(&stuck, lane);
+        deepest = *cluster.map_shared_rank(&steps[q], lane);
       }
       seen_part[lane] = size;
       was_stuck = __any_sync(0xFFFFFFFFu, was_stuck != 0);
+      deepest = __reduce_max_sync(0xFFFFFFFFu, deepest);
       if (lane == 0) {
         seen_stuck = was_stuck;
         seen_overflow = volatile_load(&st->loop.overflow);
+        seen_steps = deepest;
       }
     }
     __syncthreads();
@@ -561,6 +569,7 @@ __global__ void __launch_bounds__(kSmallBlock) engine_cluster(EngineContext<type
       part[p ^ 1] = 0;
       arcs = 0;
       stuck = 0;
+      steps[0] = steps[1] = 0;
     }
   }
   cluster.sync();
@@ -626,6 +635,7 @@ __global__ void __launch_bounds__(kSmallBlock) engine_cluster(EngineContext<type
     // correcting: order changes work, never the result). The block's output
     // part is read by no other block before the cluster barrier, and `cur`
     // (its dealt entries, relaxed) is its own.
+    std::uint32_t taken = 0;  // local steps that relaxed (block-uniform)
     if (relaxed) {
       for (std::uint32_t step = 0; step < band.local_steps; ++step) {
         __syncthreads();  // the last relax's appends and its reads of sh are done
@@ -640,9 +650,11 @@ __global__ void __launch_bounds__(kSmallBlock) engine_cluster(EngineContext<type
           break;
         }
         mine = n;
+        ++taken;
       }
     }
     if (tid == 0) {
+      steps[p ^ 1] = taken;
       if (!relaxed) {
         stuck = 1;
       } else if (arcs != arcs_before) {
@@ -662,7 +674,10 @@ __global__ void __launch_bounds__(kSmallBlock) engine_cluster(EngineContext<type
     }
     if (leader) {
       st->loop.count[p ^ 1] = next;  // what end_round reads as the next frontier's size
-      if (total > 0) ++st->loop.cluster_rounds;  // as end_round counts iterations
+      if (total > 0) {  // as end_round counts iterations
+        ++st->loop.cluster_rounds;
+        st->loop.cluster_steps += seen_steps;
+      }
       end_round<Policy>(st, p, total);
     }
     p ^= 1;
@@ -696,6 +711,7 @@ __global__ void __launch_bounds__(kSmallBlock) engine_cluster(EngineContext<type
     LoopState& L = st->loop;
     if (handed_over) {
       ++L.cluster_rounds;
+      L.cluster_steps += seen_steps;
       ++L.iterations;
       L.count[out_parity ^ 1] = 0;
     }
@@ -896,6 +912,7 @@ StrategyStats continue_engine(const Workspace<typename Policy::Weight>& ws, Paus
   stats.iterations = h_state->loop.iterations;
   stats.rounds_narrow = h_state->loop.narrow_rounds;
   stats.rounds_cluster = h_state->loop.cluster_rounds;
+  stats.cluster_steps = h_state->loop.cluster_steps;
   stats.buckets_processed = Policy::phase_count(h_state);
   return stats;
 }

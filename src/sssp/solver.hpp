@@ -159,6 +159,11 @@ struct SolveResult {
   std::uint64_t rounds_narrow = 0;    // rounds run by the single-block loop (narrow regime)
   std::uint64_t rounds_cluster = 0;   // rounds run by the thread-block cluster (cluster regime)
   std::uint64_t rounds_wide = 0;      // rounds run by the multi-block grid (wide regime)
+  // Hops the cluster's blocks took on their own between its barriers (local
+  // steps): per cluster round, the most any block took, summed. A cluster
+  // round advances the wave by 1 + its local steps, so iterations +
+  // cluster_local_steps is the solve's chain of dependent relax steps.
+  std::uint64_t cluster_local_steps = 0;
   std::uint64_t buckets_processed = 0;  // bucketing / near-far phases
   std::uint64_t full_splits = 0;        // bucketing: full splits of the far pile into buckets
   std::uint64_t full_splits_in_block = 0;  // of those, split in one block on the device (no host round trip)

@@ -699,6 +699,7 @@ struct SolverImpl {
       r.rounds_narrow = stats.rounds_narrow;
       r.rounds_cluster = stats.rounds_cluster;
       r.rounds_wide = stats.iterations - stats.rounds_narrow - stats.rounds_cluster;
+      r.cluster_local_steps = stats.cluster_steps;
       r.buckets_processed = strategy == Strategy::BellmanFord ? 0 : stats.buckets_processed;
       r.delta = static_cast<double>(delta);
     };
@@ -784,6 +785,7 @@ struct SolverImpl {
           stats.iterations = st.loop.iterations;
           stats.rounds_narrow = st.loop.narrow_rounds;
           stats.rounds_cluster = st.loop.cluster_rounds;
+          stats.cluster_steps = st.loop.cluster_steps;
           stats.buckets_processed = Policy::phase_count(&st);
           record(first + b, stats, stats.relaxations);
         } else {
@@ -992,6 +994,7 @@ struct SolverImpl {
     result.rounds_narrow = stats.rounds_narrow;
     result.rounds_cluster = stats.rounds_cluster;
     result.rounds_wide = stats.iterations - stats.rounds_narrow - stats.rounds_cluster;
+    result.cluster_local_steps = stats.cluster_steps;
     result.buckets_processed = stats.buckets_processed;
     result.full_splits = stats.full_splits;
     result.full_splits_in_block = stats.block_splits;

@@ -246,20 +246,21 @@ TEST(AppReport, ResultsTableIsStable) {
   a.rounds_narrow = 29;
   a.rounds_wide = 11;
   a.buckets_processed = 12;
-  app::finish_record(a);  // us/round: 1.5 ms median over 40 rounds
+  a.local_steps = 360;
+  app::finish_record(a);  // us/round: 1.5 ms median over 40 rounds; us/step: over 400 steps
   a.validation = Check::Passed;
   RunRecord b = record("dijkstra", "cpu", 1, {30}, 1000000, 1000000);
   b.validation = Check::Failed;
   b.mismatches = 3;
   EXPECT_EQ(app::format_results_table({a, b}),
             "strategy           device  source  delta  runs  median ms  min ms  max ms  MTEPS  work ratio  "
-            "rounds  narrow/wide  us/round  buckets done  reached  validation\n"
+            "rounds  narrow/wide  us/round  local steps  us/step  buckets done  reached  validation\n"
             "-----------------  ------  ------  -----  ----  ---------  ------  ------  -----  ----------  "
-            "------  -----------  --------  ------------  -------  ----------\n"
+            "------  -----------  --------  -----------  -------  ------------  -------  ----------\n"
             "bucket-multisplit  gpu          1   62.5     3      1.500   1.250   2.000  666.7       1.200  "
-            "    40        29/11     37.50            12   500000  passed\n"
+            "    40        29/11     37.50          360     3.75            12   500000  passed\n"
             "dijkstra           cpu          1      -     1     30.000  30.000  30.000   33.3       1.000  "
-            "     -            -         -             -   500000  failed (3)\n");
+            "     -            -         -            -        -             -   500000  failed (3)\n");
   // A GPU record whose engine gave no split: rounds and us/round, "-" for the split.
   a.rounds_narrow.reset();
   a.rounds_wide.reset();
@@ -520,7 +521,8 @@ TEST(AppJson, RecordHasEveryKeyWithItsType) {
   for (const char* key : {"mteps", "work_ratio"}) EXPECT_TRUE(r.at(key).is_number()) << key;
   for (const char* key : {"relaxations", "reached_vertices", "reached_arcs", "mismatches"})
     EXPECT_TRUE(r.at(key).is_number_unsigned()) << key;
-  for (const char* key : {"rounds", "rounds_narrow", "rounds_wide", "us_per_round", "iterations"})
+  for (const char* key : {"rounds", "rounds_narrow", "rounds_wide", "us_per_round", "local_steps", "us_per_step",
+                          "iterations"})
     EXPECT_TRUE(r.at(key).is_null()) << key;  // a CPU solver counts no rounds
   EXPECT_EQ(r.at("buckets_processed"), 4);
   for (const char* key : {"full_splits", "full_splits_in_block", "full_splits_in_grid"})
@@ -564,6 +566,7 @@ TEST(AppJson, GpuRecordsCarryRoundsTheirSplitAndMicrosecondsPerRound) {
   r.rounds = 1500;
   r.rounds_narrow = 1480;
   r.rounds_wide = 20;
+  r.local_steps = 500;
   app::finish_record(r);
   RunRecord unsplit = record("near-far", "gpu", 0, {3}, 100, 100);
   unsplit.rounds = 1000;
@@ -577,7 +580,11 @@ TEST(AppJson, GpuRecordsCarryRoundsTheirSplitAndMicrosecondsPerRound) {
   EXPECT_EQ(res.at("rounds_narrow"), 1480);
   EXPECT_EQ(res.at("rounds_wide"), 20);
   EXPECT_DOUBLE_EQ(res.at("us_per_round").get<double>(), 4.0);  // 6000 us / 1500
+  EXPECT_EQ(res.at("local_steps"), 500);
+  EXPECT_DOUBLE_EQ(res.at("us_per_step").get<double>(), 3.0);  // 6000 us / (1500 + 500)
   const auto& other = j.at("results")[1];
+  EXPECT_TRUE(other.at("local_steps").is_null());  // a record without the count
+  EXPECT_TRUE(other.at("us_per_step").is_null());
   EXPECT_TRUE(other.at("rounds_narrow").is_null());
   EXPECT_TRUE(other.at("rounds_wide").is_null());
   EXPECT_DOUBLE_EQ(other.at("us_per_round").get<double>(), 3.0);

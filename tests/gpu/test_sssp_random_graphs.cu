@@ -410,7 +410,13 @@ TEST(SsspRandomGraphs, ClusterLocalSteps) {
     sssp::SolverOptions opts;
     opts.narrow_max_arcs = 256;
     opts.cluster_local_steps = steps;
-    rounds[steps] = exact_near_far(g, opts, "grid:300:300").rounds_cluster;
+    const auto got = exact_near_far(g, opts, "grid:300:300");
+    rounds[steps] = got.rounds_cluster;
+    // The reported local steps: none without them, at most `steps` per
+    // cluster round, and some where the wave cascades.
+    const std::string what = "grid:300:300, local steps " + std::to_string(steps);
+    EXPECT_LE(got.cluster_local_steps, static_cast<std::uint64_t>(steps) * got.rounds_cluster) << what;
+    if (steps > 0) EXPECT_GT(got.cluster_local_steps, 0u) << what;
   }
   EXPECT_GT(rounds[0], 0u);
   EXPECT_LT(rounds[1], rounds[0]) << "one local step per round took no fewer cluster rounds";
@@ -424,6 +430,7 @@ TEST(SsspRandomGraphs, ClusterLocalSteps) {
     const auto got = exact_near_far(g, opts, "grid:300:300 default narrow limit");
     if (steps < 0) {
       EXPECT_GT(got.rounds_cluster, 0u) << "the default narrow limit kept every round in the block";
+      EXPECT_GT(got.cluster_local_steps, got.rounds_cluster) << "the default's cluster rounds took few local steps";
     } else {
       EXPECT_EQ(got.rounds_cluster, 0u) << "without local steps the block's limit is kNarrowMaxArcs";
     }

@@ -202,8 +202,8 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
   std::cout << "\n## " << name << ": " << g.num_vertices << " vertices, " << g.num_arcs() << " arcs, source "
             << source << ", delta " << delta << "\n\n";
   std::cout
-            << "| strategy | config | order (ms to make) | median ms | rounds | narrow | cluster | wide | us/round | full splits (block, grid) | vs first | work ratio | exact |\n"
-            << "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
+            << "| strategy | config | order (ms to make) | median ms | rounds | narrow | cluster | wide | local steps | us/round | us/step | full splits (block, grid) | vs first | work ratio | exact |\n"
+            << "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
   for (const auto strategy : a.strategies) {
     double first_ms = 0;
     for (const auto& c : a.configs) {
@@ -236,7 +236,9 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
       std::cout << "| " << sssp::to_string(strategy) << " | " << c.name << " | "
                 << sssp::to_string(solver.vertex_ordering()) << " (" << std::fixed << std::setprecision(1)
                 << solver.reorder_ms() << ") | " << std::setprecision(3) << med << " | " << last.iterations << " | " << last.rounds_narrow << " | " << last.rounds_cluster << " | " << last.rounds_wide << " | "
-                << std::setprecision(2) << (last.iterations ? med * 1000.0 / static_cast<double>(last.iterations) : 0)
+                << last.cluster_local_steps << " | " << std::setprecision(2)
+                << (last.iterations ? med * 1000.0 / static_cast<double>(last.iterations) : 0) << " | "
+                << (last.iterations ? med * 1000.0 / static_cast<double>(last.iterations + last.cluster_local_steps) : 0)
                 << " | " << last.full_splits << " (" << last.full_splits_in_block << ", "
                 << last.full_splits_in_grid << ")"
                 << " | " << (med > 0 ? first_ms / med : 0) << "x | "
