@@ -178,7 +178,7 @@ if want balance && [ "$mode" = full ]; then
 fi
 if want sweep; then
   mapfile -t gen_args < <(generate_args "${sweep_generate[@]}")
-  run sssp_delta "${common[@]}" --runs "$runs" --no-cpu --delta-c 2,4,8,16,32,64,128 "${gen_args[@]}" \
+  run sssp_delta "${common[@]}" --runs "$runs" --no-cpu --delta-c 2,4,8,16,32,64,128,256 "${gen_args[@]}" \
     "${sweep_graph[@]}"
 fi
 

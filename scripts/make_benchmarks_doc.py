@@ -223,7 +223,8 @@ def sssp_reading(rows, graphs, table):
             nf = valid.get("near-far")
             if nf and nf["iterations"] > 0:
                 per_round.append((nf["iterations"], nf["median_ms"] * 1000 / nf["iterations"],
-                                  nf["reached_vertices"] / nf["iterations"]))
+                                  nf["reached_vertices"] / nf["iterations"], nf.get("local_steps"),
+                                  nf.get("us_per_step")))
         parts = [f"{pr.strategy_label(next(table[g][w]['method'] for g in ws))} on {len(ws)} "
                  f"({names(ws)})" for w, ws in sorted(winners.items(), key=lambda kv: -len(kv[1]))]
         text = f"- {kind[0].upper() + kind[1:]} ({len(gs)} graph{'s' if len(gs) > 1 else ''}): fastest is " + \
@@ -246,6 +247,11 @@ def sssp_reading(rows, graphs, table):
                          "barriers, not hops.")
             else:
                 text += ": rounds are wide enough to fill the GPU, so work and load balance decide."
+            steps = [p for p in per_round if p[3] is not None and p[4]]
+            if steps and max(p[3] for p in steps) > 0:
+                text += (f" Counting the cluster's local steps (the hops its blocks take between its barriers: "
+                         f"{span([p[3] for p in steps], '{:,.0f}')} here), a dependent step costs "
+                         f"{span([p[4] for p in steps], '{:.2f}')} us (solve time / (rounds + local steps)).")
         out.append(text)
     # Bucketing vs near-far and Bellman-Ford's extra work.
     for s in ("bucket-sort", "bucket-multisplit", "bellman-ford"):
