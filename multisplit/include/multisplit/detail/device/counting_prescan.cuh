@@ -42,11 +42,14 @@
 namespace multisplit {
 namespace detail {
 
-constexpr int kCountingPrescanThreads = 256;
+// 512 x 4 blocks per SM rather than 256 x 8: the same threads and loads in
+// flight, half the blocks to zero, flush and schedule (docs/TUNING.md,
+// "Pre-scan counting").
+constexpr int kCountingPrescanThreads = 512;
 constexpr int kCountingPrescanUnroll = 4;          // vector loads in flight per thread
-constexpr int kCountingPrescanBlocksPerSm = 8;     // 2048 threads per SM on sm_90: full occupancy
+constexpr int kCountingPrescanBlocksPerSm = 4;     // 2048 threads per SM on sm_90: full occupancy
 constexpr std::uint32_t kCountingPrescanMinSlice = 4096;  // keys; small chunks get fewer, fuller blocks
-constexpr std::size_t kCountingPrescanSmemTarget = 24 * 1024;  // per block, so 8 blocks fit an SM
+constexpr std::size_t kCountingPrescanSmemTarget = 24 * 1024;  // per block (m > 32: histogram copies)
 // Up to this many buckets every thread counts into its own 16-bit counters.
 constexpr std::uint32_t kCountingPrescanThreadBuckets = 32;
 // Keys one block may count: at most 2^15 per thread with 16-bit counters
