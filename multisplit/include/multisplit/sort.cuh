@@ -29,21 +29,19 @@
 //
 // How it runs (detail/device/sort_passes.cuh): ceil(bits / r) passes of a
 // three-phase multisplit by one r-bit digit (bit counts shared evenly, 32
-// bits at r = 6: 6 6 5 5 5 5); per pass the library's counting pre-scan
+// bits at r = 7: 7 7 6 6 6); per pass the library's counting pre-scan
 // (detail/device/counting_prescan.cuh, at full occupancy), one
 // cub::DeviceScan over the digit x chunk count matrix, and the BMS
 // post-scan, which prefetches the next tile with cp.async
 // (detail/device/block_postscan.cuh).
 //
 // The defaults (default_sort_tuning, default_block_items) were chosen with
-// sort_bench over the digit width r and the keys per thread: keys alone take
-// r = 7 (32 bits as 7 7 6 6 6), pairs r = 6 (6 6 5 5 5 5), both with the
-// library's BMS tile. Wide digits win for keys because every pass re-reads
-// and rewrites all keys and the per-pass cost grows slowly with the digit
-// count (past 32 buckets the tile ranks through shared peer masks); at 256
-// buckets the post-scan's shared memory grows enough to cost more than a
-// fifth pass saves, and pairs, which move twice the bytes per pass, reach
-// that point a bit earlier. cub::DeviceRadixSort is faster: its onesweep
+// sort_bench over the digit width r and the keys per thread: keys and pairs
+// take r = 7 (32 bits as 7 7 6 6 6) with the library's BMS tile. Wide digits
+// win because every pass re-reads and rewrites all keys and the per-pass
+// cost grows slowly with the digit count (past 32 buckets the tile ranks
+// through shared peer masks); at 256 buckets the post-scan's shared memory
+// grows enough to cost more than a fifth pass saves. cub::DeviceRadixSort is faster: its onesweep
 // sort (Adinets & Merrill 2022) reads the keys once per pass, ordering tiles
 // by decoupled look-back (Merrill & Garland 2016), while a multisplit pass
 // reads them twice (pre-scan and post-scan) and orders its chunks through a
@@ -62,12 +60,12 @@ namespace multisplit {
 
 namespace detail {
 // The measured choice (see above): digit bits per pass, the block
-// post-scan, and the tile's keys per thread (24 for 32-bit keys alone, else
-// the library's BMS value).
+// post-scan, and the tile's keys per thread (the library's BMS value,
+// Policies::kBlockItems).
 template <class Key, class Value>
 constexpr SortTuning default_sort_tuning() {
   SortTuning tuning;
-  tuning.max_radix_bits = has_values<Value>() ? 6 : 7;
+  tuning.max_radix_bits = 7;
   tuning.method = Method::Block;
   return tuning;
 }
