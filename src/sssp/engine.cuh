@@ -819,6 +819,19 @@ int pause_grid_blocks(const Workspace<typename Policy::Weight>& ws) {
   return 0;
 }
 
+// What a finished loop counted, from its state as read back.
+template <class Policy>
+StrategyStats loop_stats(const typename Policy::State& s) {
+  StrategyStats stats;
+  stats.relaxations = s.loop.relaxations;
+  stats.iterations = s.loop.iterations;
+  stats.rounds_narrow = s.loop.narrow_rounds;
+  stats.rounds_cluster = s.loop.cluster_rounds;
+  stats.cluster_steps = s.loop.cluster_steps;
+  stats.buckets_processed = Policy::phase_count(&s);
+  return stats;
+}
+
 // Runs the device loop from the state in ws.state (uploaded, or left there
 // by an earlier kernel) until the end; `pause` as for run_engine.
 template <class Policy, class Balance, class Pause>
@@ -907,14 +920,7 @@ StrategyStats continue_engine(const Workspace<typename Policy::Weight>& ws, Paus
     last = now;
     batch = std::min(batch * 2, 64);
   }
-  StrategyStats stats;
-  stats.relaxations = h_state->loop.relaxations;
-  stats.iterations = h_state->loop.iterations;
-  stats.rounds_narrow = h_state->loop.narrow_rounds;
-  stats.rounds_cluster = h_state->loop.cluster_rounds;
-  stats.cluster_steps = h_state->loop.cluster_steps;
-  stats.buckets_processed = Policy::phase_count(h_state);
-  return stats;
+  return loop_stats<Policy>(*h_state);
 }
 
 // The first frontier of a solve: one source, or several (the sources of a

@@ -36,6 +36,16 @@
 
 namespace sssp::detail {
 
+// A solve's round counts, as the engine counted them (rounds_wide: what
+// neither the block nor the cluster ran).
+template <class Weight>
+void copy_round_counts(const StrategyStats& stats, SolveResult<Weight>& r) {
+  r.iterations = stats.iterations;
+  r.rounds_narrow = stats.rounds_narrow;
+  r.rounds_cluster = stats.rounds_cluster;
+  r.rounds_wide = stats.iterations - stats.rounds_narrow - stats.rounds_cluster;
+  r.cluster_local_steps = stats.cluster_steps;
+}
 
 template <class Codec>
 __global__ void init_labels(label_t* labels, std::uint32_t n, std::uint32_t source) {
@@ -695,11 +705,7 @@ struct SolverImpl {
     const auto record = [&](std::size_t index, const StrategyStats& stats, std::uint64_t relaxations) {
       SolveResult<Weight>& r = out.per_source[index];
       r.relaxations = relaxations;
-      r.iterations = stats.iterations;
-      r.rounds_narrow = stats.rounds_narrow;
-      r.rounds_cluster = stats.rounds_cluster;
-      r.rounds_wide = stats.iterations - stats.rounds_narrow - stats.rounds_cluster;
-      r.cluster_local_steps = stats.cluster_steps;
+      copy_round_counts(stats, r);
       r.buckets_processed = strategy == Strategy::BellmanFord ? 0 : stats.buckets_processed;
       r.delta = static_cast<double>(delta);
     };
@@ -780,13 +786,7 @@ struct SolverImpl {
         std::memcpy(&st, host_states.data() + b * kStateBytes, sizeof st);
         throw_loop_error(st.loop);
         if (st.loop.done) {
-          StrategyStats stats;
-          stats.relaxations = st.loop.relaxations;
-          stats.iterations = st.loop.iterations;
-          stats.rounds_narrow = st.loop.narrow_rounds;
-          stats.rounds_cluster = st.loop.cluster_rounds;
-          stats.cluster_steps = st.loop.cluster_steps;
-          stats.buckets_processed = Policy::phase_count(&st);
+          const StrategyStats stats = loop_stats<Policy>(st);
           record(first + b, stats, stats.relaxations);
         } else {
           outgrown.push_back(b);
@@ -990,11 +990,7 @@ struct SolverImpl {
     SolveResult<Weight> result;
     result.solve_ms = elapsed_ms;
     result.relaxations = stats.relaxations;
-    result.iterations = stats.iterations;
-    result.rounds_narrow = stats.rounds_narrow;
-    result.rounds_cluster = stats.rounds_cluster;
-    result.rounds_wide = stats.iterations - stats.rounds_narrow - stats.rounds_cluster;
-    result.cluster_local_steps = stats.cluster_steps;
+    copy_round_counts(stats, result);
     result.buckets_processed = stats.buckets_processed;
     result.full_splits = stats.full_splits;
     result.full_splits_in_block = stats.block_splits;
