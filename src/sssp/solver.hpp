@@ -147,6 +147,17 @@ struct SolverOptions {
   // block per SM, whose barriers cost less, where the cluster regime does
   // not run (it takes them there); false: the full grid only.
   bool medium_grid = true;
+  // The resident regime (docs/ARCHITECTURE.md, "Resident block"): a near-far
+  // solve without predecessors runs whole in one thread block, every
+  // distance in shared memory, where the distances fit (about 50,000
+  // vertices on sm_90), the labels are packed and the graph is chain-like (a
+  // hop estimate of at least kMinHopsForWideDelta from its first vertex with
+  // arcs and a mean out-degree below kMaxMeanDegreeForChainDelta: road
+  // networks and their contracted cores; measurements: docs/TUNING.md,
+  // "Resident block"). false: never; nor without single_block_loop.
+  bool resident_block = true;
+  // true: the resident regime on every graph it fits, whatever its shape (tests).
+  bool resident_any_shape = false;
 };
 
 template <class Weight>
@@ -168,6 +179,9 @@ struct SolveResult {
   std::uint64_t full_splits = 0;        // bucketing: full splits of the far pile into buckets
   std::uint64_t full_splits_in_block = 0;  // of those, split in one block on the device (no host round trip)
   std::uint64_t full_splits_in_grid = 0;   // of those, split by a cooperative grid on the device (no host round trip)
+  // The whole solve ran in the resident block (SolverOptions::resident_block):
+  // its steps are rounds_narrow, its windows buckets_processed.
+  bool resident = false;
   double delta = 0;                   // the delta used
 };
 

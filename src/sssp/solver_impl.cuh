@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "sssp/auto_strategy.hpp"
 #include "sssp/balance.cuh"
 #include "sssp/bellman_ford.cuh"
 #include "sssp/bucketing.cuh"
@@ -30,6 +31,7 @@
 #include "sssp/near_far.cuh"
 #include "sssp/predecessors.cuh"
 #include "sssp/relax.cuh"
+#include "sssp/resident_block.cuh"
 #include "sssp/solver.hpp"
 #include "sssp/vertex_order.cuh"
 #include "sssp/workspace.cuh"
@@ -177,6 +179,12 @@ struct SolverImpl {
   std::uint64_t m = 0;
   bool packed = true;          // integer weights: distances fit the packed label
   bool has_zero_weights = false;
+  // The resident regime's rule (solver.hpp, SolverOptions::resident_block):
+  // near-far solves without predecessors run in one block, with the offsets
+  // in shared memory too where `resident_offsets_shared`.
+  bool resident = false;
+  bool resident_offsets_shared = false;
+  std::uint64_t shared_optin_bytes = 0;  // the device's largest dynamic shared memory per block
   unsigned max_weight_bits = 0;  // the largest weight at construction (its bits, for float)
   double upload_ms = 0;
   // The order the device copy of the graph is in (Auto resolved), what it
@@ -290,6 +298,39 @@ struct SolverImpl {
       // Every label is a simple-path length <= (n - 1) * max weight (labels.cuh).
       const std::uint64_t bound = static_cast<std::uint64_t>(n > 0 ? n - 1 : 0) * h.max_bits;
       packed = bound < 0xFFFFFFFFull;
+    }
+    decide_resident(g);
+  }
+
+  // SolverOptions::resident_block's rule: the single-block loop is allowed,
+  // the distances fit one block's shared memory, the labels are packed, and
+  // the graph is chain-like (a BFS from its first vertex with arcs finds at
+  // least kMinHopsForWideDelta hops and the mean out-degree is below
+  // kMaxMeanDegreeForChainDelta: road networks and their contracted cores),
+  // or resident_any_shape. The kernel's shared-memory limit is raised here,
+  // once, not in every solve's timed launch.
+  void decide_resident(const graph::Csr<Weight>& g) {
+    const std::uint64_t reserve = sizeof(resident::Control) + 1024;  // static shared memory and slack
+    const auto fits = [&](bool offsets_shared) {
+      return resident_shared_bytes(n, offsets_shared) + reserve <= shared_optin_bytes;
+    };
+    resident = false;
+    if (!options.resident_block || !options.single_block_loop || !packed || n == 0 || !fits(false)) return;
+    resident_offsets_shared = fits(true);
+    if (options.resident_any_shape) {
+      resident = true;
+    } else {
+      std::uint32_t first = 0;
+      while (first < n && g.offsets[first + 1] == g.offsets[first]) ++first;
+      if (first == n) return;
+      const GraphShape shape = measure_shape(g, first);
+      resident = shape.hop_estimate >= kMinHopsForWideDelta && shape.mean_degree < kMaxMeanDegreeForChainDelta;
+    }
+    if (resident) {
+      const auto kernel = resident_offsets_shared ? resident_near_far<PackedCodec<Weight>, true>
+                                                  : resident_near_far<PackedCodec<Weight>, false>;
+      SSSP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(resident_shared_bytes(n, resident_offsets_shared))));
     }
   }
 
@@ -458,6 +499,7 @@ struct SolverImpl {
     cudaDeviceProp prop{};
     SSSP_CUDA_CHECK(cudaGetDeviceProperties(&prop, options.device));
     sm_count = static_cast<std::uint32_t>(prop.multiProcessorCount);
+    shared_optin_bytes = prop.sharedMemPerBlockOptin;
 
     ws.graph = GraphView<Weight>{offsets.as<std::uint64_t>(), targets.as<std::uint32_t>(), weights.as<Weight>(), n,
                                  max_degree};
@@ -945,6 +987,34 @@ struct SolverImpl {
     });
   }
 
+  // A near-far solve from `source` in the resident block (resident_block.cuh):
+  // one launch writes every label; its counts come back through the scratch
+  // word and the pinned state buffer. Steps count as narrow rounds (a single
+  // block runs them).
+  template <class Codec>
+  StrategyStats run_resident(std::uint32_t source, typename Codec::Delta delta) {
+    static_assert(sizeof(ResidentStats) <= 256, "the resident stats fit the scratch buffer");
+    auto* dstats = scratch.as<ResidentStats>();
+    SSSP_CUDA_CHECK(cudaMemsetAsync(dstats, 0, sizeof(ResidentStats), stream));
+    const auto kernel = resident_offsets_shared ? resident_near_far<Codec, true> : resident_near_far<Codec, false>;
+    kernel<<<1, kResidentBlock, resident_shared_bytes(n, resident_offsets_shared), stream>>>(ws.graph, ws.labels,
+                                                                                             source, delta, dstats);
+    SSSP_CHECK_LAUNCH("resident_near_far");
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(host_state.as<void>(), dstats, sizeof(ResidentStats), cudaMemcpyDeviceToHost, stream));
+    SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+    ResidentStats r{};
+    std::memcpy(&r, host_state.as<void>(), sizeof r);
+    if (r.error == static_cast<std::uint32_t>(LoopError::Watchdog))
+      throw std::runtime_error("sssp: the resident loop stopped: " + std::to_string(kMaxStalledSteps) +
+                               " steps in a row relaxed no arc (a bug: please report the graph and source)");
+    StrategyStats stats;
+    stats.relaxations = r.relaxations;
+    stats.iterations = r.steps;
+    stats.rounds_narrow = r.steps;
+    stats.buckets_processed = r.phases;
+    return stats;
+  }
+
   // A solve from `source` (the device's numbering); the result is in the
   // input's ids, but for the source's own predecessor (the caller's).
   template <class Codec>
@@ -952,12 +1022,20 @@ struct SolverImpl {
     ws.track_pred = options.predecessors;
     const auto delta = codec_delta<Codec>(requested_delta);
     SSSP_CUDA_CHECK(cudaEventRecord(start, stream));
-    init_labels<Codec><<<grid_for(n, 256, ws.stream_grid), 256, 0, stream>>>(ws.labels, n, source);
-    SSSP_CHECK_LAUNCH("init_labels");
-    SSSP_CUDA_CHECK(cudaMemsetAsync(ws.stamps_a, 0, static_cast<std::size_t>(n) * 4, stream));
-    SSSP_CUDA_CHECK(cudaMemsetAsync(ws.stamps_b, 0, static_cast<std::size_t>(n) * 4, stream));
-    SSSP_CUDA_CHECK(cudaMemsetAsync(ws.balance.bins.counters, 0, sizeof(BinCounters), stream));
-    const StrategyStats stats = run_strategy<Codec>(strategy, source, delta);
+    StrategyStats stats;
+    bool in_resident = false;
+    if constexpr (Codec::kPackedPredecessors) {
+      in_resident = resident && strategy == Strategy::NearFar && !options.predecessors;
+      if (in_resident) stats = run_resident<Codec>(source, delta);
+    }
+    if (!in_resident) {
+      init_labels<Codec><<<grid_for(n, 256, ws.stream_grid), 256, 0, stream>>>(ws.labels, n, source);
+      SSSP_CHECK_LAUNCH("init_labels");
+      SSSP_CUDA_CHECK(cudaMemsetAsync(ws.stamps_a, 0, static_cast<std::size_t>(n) * 4, stream));
+      SSSP_CUDA_CHECK(cudaMemsetAsync(ws.stamps_b, 0, static_cast<std::size_t>(n) * 4, stream));
+      SSSP_CUDA_CHECK(cudaMemsetAsync(ws.balance.bins.counters, 0, sizeof(BinCounters), stream));
+      stats = run_strategy<Codec>(strategy, source, delta);
+    }
     if constexpr (!Codec::kPackedPredecessors) {
       if (options.predecessors) {
         SSSP_CUDA_CHECK(cudaMemsetAsync(pred.as<void>(), 0xFF, static_cast<std::size_t>(n) * 4, stream));
@@ -995,6 +1073,7 @@ struct SolverImpl {
     result.full_splits = stats.full_splits;
     result.full_splits_in_block = stats.block_splits;
     result.full_splits_in_grid = stats.grid_splits;
+    result.resident = in_resident;
     result.delta = static_cast<double>(delta);
 
     std::vector<label_t> host_labels(n);
