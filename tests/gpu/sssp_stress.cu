@@ -485,6 +485,10 @@ struct Plan {
   sssp::VertexOrdering vertex_ordering = sssp::VertexOrdering::Auto;  // the device copy's numbering
   bool cluster_any_shape = false;  // the cluster loop on small skewed graphs too
   int cluster_local_steps = -1;    // the cluster loop's block-local steps per round (-1: the default)
+  // The resident block (near-far without predecessors, where the distances
+  // fit shared memory): by its rule, on every graph it fits, or never.
+  bool resident_block = true;
+  bool resident_any_shape = false;
 };
 
 template <class Weight>
@@ -556,6 +560,8 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
   plan.vertex_ordering = kOrderings[rng.between(0, 3)];
   plan.cluster_any_shape = rng.chance(0.5);
   plan.cluster_local_steps = rng.between(-1, 3);
+  plan.resident_block = rng.between(0, 3) != 0;
+  plan.resident_any_shape = rng.chance(0.5);
 
   const bool wide_labels = !std::is_same_v<Weight, float> &&
                            (g.num_vertices > 0 ? g.num_vertices - 1.0 : 0.0) * max_weight(g) >= 0xFFFFFFFFp0;
@@ -571,7 +577,8 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
     << " grid_split=" << (plan.grid_split ? "on" : "off") << " block_split_max=" << plan.block_split_max_items
     << " order=" << sssp::to_string(plan.vertex_ordering)
     << " cluster_any_shape=" << (plan.cluster_any_shape ? "on" : "off")
-    << " cluster_local_steps=" << plan.cluster_local_steps;
+    << " cluster_local_steps=" << plan.cluster_local_steps
+    << " resident=" << (!plan.resident_block ? "off" : plan.resident_any_shape ? "any-shape" : "rule");
   plan.description = s.str();
   return plan;
 }
@@ -631,6 +638,8 @@ sssp::SolverOptions plan_options(const Plan& plan, bool predecessors) {
   options.vertex_ordering = plan.vertex_ordering;
   options.cluster_any_shape = plan.cluster_any_shape;
   options.cluster_local_steps = plan.cluster_local_steps;
+  options.resident_block = plan.resident_block;
+  options.resident_any_shape = plan.resident_any_shape;
   return options;
 }
 

@@ -88,6 +88,7 @@ struct Case {
   bool medium_grid = true;
   bool cluster_loop = true;
   int cluster_local_steps = -1;  // -1: the solver's default
+  bool resident_any_shape = false;  // the resident block on every graph it fits
 };
 
 // The relax configurations every case runs under.
@@ -117,6 +118,7 @@ void check_all(const Csr<Weight>& g, const std::vector<vertex_id>& sources, cons
       opts.medium_grid = c.medium_grid;
       opts.cluster_loop = c.cluster_loop;
       opts.cluster_local_steps = c.cluster_local_steps;
+      opts.resident_any_shape = c.resident_any_shape;
       sssp::GpuSolver<Weight> solver(g, opts);
       EXPECT_EQ(solver.load_balance(), mode.load_balance) << name;
       for (const vertex_id s : sources) {
@@ -137,6 +139,11 @@ void check_all(const Csr<Weight>& g, const std::vector<vertex_id>& sources, cons
           EXPECT_GT(got.delta, 0.0) << what;
           EXPECT_EQ(got.rounds_narrow + got.rounds_cluster + got.rounds_wide, got.iterations) << what;
           if (!mode.single_block_loop) EXPECT_EQ(got.rounds_narrow + got.rounds_cluster, 0u) << what;
+          // The resident block takes near-far solves without predecessors
+          // where asked to on any shape (every graph here fits it).
+          if (c.resident_any_shape && mode.single_block_loop)
+            EXPECT_EQ(got.resident, strategy == sssp::Strategy::NearFar && !with_pred) << what;
+          if (got.resident) EXPECT_EQ(got.rounds_narrow, got.iterations) << what;
           if (g.num_arcs() > 0 && g.out_degree(s) > 0) {
             EXPECT_GT(got.iterations, 0u) << what;
             EXPECT_GE(got.relaxations, g.out_degree(s)) << what;
@@ -245,6 +252,79 @@ TEST(SsspRandomGraphs, ChainManyDependentRounds) {
   // Shortcuts that look good but are not.
   for (vertex_id v = 0; v + 100 < 3000; v += 37) arcs.emplace_back(v, v + 100, 400);
   check_all(from_arcs<std::uint32_t>(3000, arcs), {0}, "chain");
+}
+
+// The resident block (resident_block.cuh) on every graph it fits: grids,
+// R-MAT hubs, uniform graphs with zero weights, float weights, disconnected
+// parts, a chain, a star whose frontier overflows the block's queues, at
+// tiny, automatic and huge deltas; exact, and in the block exactly for
+// near-far without predecessors. Then its rule: by default on chain-like
+// graphs only, never for other strategies, with predecessors, with
+// resident_block or the single-block loop off, or past shared memory.
+TEST(SsspRandomGraphs, ResidentBlock) {
+  SKIP_IF_NO_GPU();
+  Case c;
+  c.resident_any_shape = true;
+  check_all(generated("grid:40:60", "random:1:1000", 11), {0, 1234}, "grid:40:60 resident", c);
+  check_all(generated("rmat:11:8", "random:1:1000", 3), {0, 5}, "rmat:11:8 resident", c);
+  check_all(generated("urand:3000:6", "random:0:3", 5), {0}, "urand:3000:6 w0..3 resident", c);
+  check_all(to_float(generated("grid:25:40", "random:1:1000", 4)), {3}, "float grid:25:40 resident", c);
+  check_all(from_arcs<std::uint32_t>(10, {{0, 1, 0}, {1, 2, 0}, {2, 0, 0}, {5, 6, 3}}), {0, 5}, "parts resident", c);
+  for (const double delta : {0.3, 1e12}) {
+    Case d = c;
+    d.delta = delta;
+    check_all(generated("grid:30:30", "random:1:100", 6), {0}, "grid:30:30 resident delta " + std::to_string(delta), d);
+  }
+  // A star of 20,000 leaves: one step appends them all, past the queue's
+  // 2,048 entries (the overflow bitmap); each leaf leads on to a chain.
+  std::vector<std::tuple<vertex_id, vertex_id, std::uint32_t>> star;
+  std::mt19937 rng(7);
+  const vertex_id leaves = 20000;
+  for (vertex_id v = 1; v <= leaves; ++v) star.emplace_back(0, v, rng() % 1000 + 1);
+  for (vertex_id v = 1; v <= leaves; ++v) star.emplace_back(v, leaves + 1 + v % 3000, rng() % 100);
+  for (vertex_id v = 0; v + 1 < 3000; ++v) star.emplace_back(leaves + 1 + v, leaves + 2 + v, rng() % 10);
+  const auto g_star = from_arcs<std::uint32_t>(leaves + 3001, star);
+  for (const double delta : {0.0, 1e12}) {
+    Case d = c;
+    d.delta = delta;
+    check_all(g_star, {0}, "star of 20000 resident", d);
+  }
+
+  // The rule.
+  std::vector<std::tuple<vertex_id, vertex_id, std::uint32_t>> chain;
+  for (vertex_id v = 0; v + 1 < 5000; ++v) {
+    chain.emplace_back(v, v + 1, 1 + v % 7);
+    chain.emplace_back(v + 1, v, 1 + v % 7);
+  }
+  const auto g_chain = from_arcs<std::uint32_t>(5000, chain);
+  const auto resident_of = [](const auto& g, sssp::SolverOptions opts, sssp::Strategy strategy) {
+    opts.delta = graph::auto_delta(g);
+    sssp::GpuSolver<std::uint32_t> solver(g, opts);
+    const auto got = solver.solve(0, strategy);
+    expect_distances<std::uint32_t>(graph::dijkstra(g, 0), got.distances, "resident rule");
+    return got.resident;
+  };
+  const sssp::SolverOptions defaults;
+  EXPECT_TRUE(resident_of(g_chain, defaults, sssp::Strategy::NearFar)) << "a chain of 5000 vertices";
+  for (const auto strategy : {sssp::Strategy::BellmanFord, sssp::Strategy::BucketSort, sssp::Strategy::BucketMultisplit})
+    EXPECT_FALSE(resident_of(g_chain, defaults, strategy)) << sssp::to_string(strategy);
+  sssp::SolverOptions off = defaults;
+  off.predecessors = true;
+  EXPECT_FALSE(resident_of(g_chain, off, sssp::Strategy::NearFar)) << "with predecessors";
+  off = defaults;
+  off.resident_block = false;
+  EXPECT_FALSE(resident_of(g_chain, off, sssp::Strategy::NearFar)) << "resident_block off";
+  off = defaults;
+  off.single_block_loop = false;
+  EXPECT_FALSE(resident_of(g_chain, off, sssp::Strategy::NearFar)) << "single_block_loop off";
+  EXPECT_FALSE(resident_of(generated("grid:40:60", "random:1:1000", 11), defaults, sssp::Strategy::NearFar))
+      << "a grid (mean out-degree 3.9) is not chain-like";
+  EXPECT_FALSE(resident_of(generated("urand:3000:3", "random:1:1000", 5), defaults, sssp::Strategy::NearFar))
+      << "a uniform random graph has few hops";
+  std::vector<std::tuple<vertex_id, vertex_id, std::uint32_t>> long_chain;
+  for (vertex_id v = 0; v + 1 < 100000; ++v) long_chain.emplace_back(v, v + 1, 1);
+  EXPECT_FALSE(resident_of(from_arcs<std::uint32_t>(100000, long_chain), defaults, sssp::Strategy::NearFar))
+      << "100,000 distances do not fit one block's shared memory";
 }
 
 TEST(SsspRandomGraphs, WideDistances) {
