@@ -12,7 +12,7 @@
 //   regime_bench [--runs N] [--seed S] [--strategy NAME]... [--narrow-max-arcs A,B,...]
 //                [--configs default,no-narrow,no-persistent,no-medium,no-cluster,no-block-split,
 //                          no-grid-split,
-//                          cluster-any-shape,input-order,degree-order,rcm-order]
+//                          cluster-any-shape,no-resident,resident-any-shape,input-order,degree-order,rcm-order]
 //                [--delta-factors F,F,...]
 //                [--wide-blocks-per-sm A,B,...]
 //                [--load-balance NAME]
@@ -51,6 +51,8 @@ struct Config {
   bool cluster_loop = true;
   bool cluster_any_shape = false;
   int cluster_local_steps = -1;  // SolverOptions::cluster_local_steps
+  bool resident_block = true;
+  bool resident_any_shape = false;
   bool block_split = true;
   bool grid_split = true;
   double delta_factor = 1;  // times the auto delta
@@ -99,6 +101,14 @@ Config named_config(const std::string& name) {
     c.cluster_any_shape = true;
     return c;
   }
+  if (name == "no-resident") {
+    c.resident_block = false;
+    return c;
+  }
+  if (name == "resident-any-shape") {
+    c.resident_any_shape = true;
+    return c;
+  }
   if (name == "no-grid-split") {
     c.grid_split = false;
     return c;
@@ -114,7 +124,7 @@ Config named_config(const std::string& name) {
     return c;
   }
   throw std::invalid_argument("regime_bench: unknown configuration '" + name +
-                              "' (default, no-narrow, no-persistent, no-medium, no-cluster, no-block-split, no-grid-split, cluster-any-shape, input-order, degree-order, rcm-order)");
+                              "' (default, no-narrow, no-persistent, no-medium, no-cluster, no-block-split, no-grid-split, cluster-any-shape, no-resident, resident-any-shape, input-order, degree-order, rcm-order)");
 }
 
 Args parse(int argc, char** argv) {
@@ -218,6 +228,8 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
       opts.cluster_loop = c.cluster_loop;
       opts.cluster_any_shape = c.cluster_any_shape;
       opts.cluster_local_steps = c.cluster_local_steps;
+      opts.resident_block = c.resident_block;
+      opts.resident_any_shape = c.resident_any_shape;
       opts.block_split = c.block_split;
       opts.grid_split = c.grid_split;
       opts.vertex_ordering = c.ordering;
@@ -233,7 +245,7 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
       }
       const double med = graph::median(ms);
       if (first_ms == 0) first_ms = med;
-      std::cout << "| " << sssp::to_string(strategy) << " | " << c.name << " | "
+      std::cout << "| " << sssp::to_string(strategy) << " | " << c.name << (last.resident ? " (resident)" : "") << " | "
                 << sssp::to_string(solver.vertex_ordering()) << " (" << std::fixed << std::setprecision(1)
                 << solver.reorder_ms() << ") | " << std::setprecision(3) << med << " | " << last.iterations << " | " << last.rounds_narrow << " | " << last.rounds_cluster << " | " << last.rounds_wide << " | "
                 << last.cluster_local_steps << " | " << std::setprecision(2)
