@@ -307,7 +307,7 @@ struct SolverImpl {
   // the graph is chain-like (a BFS from its first vertex with arcs finds at
   // least kMinHopsForWideDelta hops and the mean out-degree is below
   // kMaxMeanDegreeForChainDelta: road networks and their contracted cores),
-  // or resident_any_shape. The kernel's shared-memory limit is raised here,
+  // or resident_any_shape. The kernels' shared-memory limit is raised here,
   // once, not in every solve's timed launch.
   void decide_resident(const graph::Csr<Weight>& g) {
     const std::uint64_t reserve = sizeof(resident::Control) + 1024;  // static shared memory and slack
@@ -327,10 +327,16 @@ struct SolverImpl {
       resident = shape.hop_estimate >= kMinHopsForWideDelta && shape.mean_degree < kMaxMeanDegreeForChainDelta;
     }
     if (resident) {
-      const auto kernel = resident_offsets_shared ? resident_near_far<PackedCodec<Weight>, true>
-                                                  : resident_near_far<PackedCodec<Weight>, false>;
-      SSSP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(resident_shared_bytes(n, resident_offsets_shared))));
+      // The limit belongs to the kernel, not to this solver: every solver
+      // raises it to the device's largest, so that one made for a smaller
+      // graph never lowers it under another's launch.
+      for (const auto kernel :
+           {resident_near_far<PackedCodec<Weight>, true>, resident_near_far<PackedCodec<Weight>, false>}) {
+        cudaFuncAttributes attr{};
+        SSSP_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+        SSSP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(shared_optin_bytes - attr.sharedSizeBytes)));
+      }
     }
   }
 

@@ -321,6 +321,21 @@ TEST(SsspRandomGraphs, ResidentBlock) {
       << "a grid (mean out-degree 3.9) is not chain-like";
   EXPECT_FALSE(resident_of(generated("urand:3000:3", "random:1:1000", 5), defaults, sssp::Strategy::NearFar))
       << "a uniform random graph has few hops";
+  // The kernel's shared-memory limit is the kernel's, not a solver's: a
+  // solver made later for a smaller graph must not break an earlier one.
+  {
+    sssp::SolverOptions opts;
+    opts.delta = graph::auto_delta(g_chain);
+    sssp::GpuSolver<std::uint32_t> big(g_chain, opts);
+    std::vector<std::tuple<vertex_id, vertex_id, std::uint32_t>> short_arcs;
+    for (vertex_id v = 0; v + 1 < 100; ++v) short_arcs.emplace_back(v, v + 1, 3);
+    const auto g_short = from_arcs<std::uint32_t>(100, short_arcs);
+    sssp::GpuSolver<std::uint32_t> small(g_short, opts);
+    EXPECT_TRUE(small.solve(0, sssp::Strategy::NearFar).resident) << "a chain of 100 vertices";
+    const auto got = big.solve(0, sssp::Strategy::NearFar);
+    EXPECT_TRUE(got.resident);
+    expect_distances<std::uint32_t>(graph::dijkstra(g_chain, 0), got.distances, "chain of 5000 after a smaller solver");
+  }
   std::vector<std::tuple<vertex_id, vertex_id, std::uint32_t>> long_chain;
   for (vertex_id v = 0; v + 1 < 100000; ++v) long_chain.emplace_back(v, v + 1, 1);
   EXPECT_FALSE(resident_of(from_arcs<std::uint32_t>(100000, long_chain), defaults, sssp::Strategy::NearFar))
