@@ -92,6 +92,7 @@ SolveOutcome<Weight> gpu_outcome(sssp::SolveResult<Weight>&& r, Algorithm a, dou
     outcome.rounds_wide = r.rounds_cluster + r.rounds_wide;  // every multi-block round: cluster and grids
   }
   outcome.local_steps = r.cluster_local_steps;
+  outcome.resident = r.resident;
   if (a != Algorithm::BellmanFord) {
     outcome.buckets_processed = r.buckets_processed;
     outcome.delta = r.delta > 0 ? r.delta : delta;

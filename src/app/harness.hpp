@@ -29,6 +29,7 @@ struct SolveOutcome {
   std::optional<std::uint64_t> rounds_narrow;  // of them, in the single-block loop; set with rounds_wide
   std::optional<std::uint64_t> rounds_wide;    // and on several blocks (the cluster and the grids)
   std::optional<std::uint64_t> local_steps;    // hops the cluster's blocks took between its barriers
+  std::optional<bool> resident;                // GPU: the whole solve ran in the resident block
   std::optional<std::uint64_t> buckets_processed;
   std::optional<std::uint64_t> full_splits;           // bucketing strategies: full splits of the far pile
   std::optional<std::uint64_t> full_splits_in_block;  // of them, split in one block on the device
@@ -69,6 +70,7 @@ void fill_record(const graph::Csr<Weight>& g, const SolveOutcome<Weight>& outcom
   record.rounds_narrow = outcome.rounds_narrow;
   record.rounds_wide = outcome.rounds_wide;
   record.local_steps = outcome.local_steps;
+  record.resident = outcome.resident;
   record.buckets_processed = outcome.buckets_processed;
   record.full_splits = outcome.full_splits;
   record.full_splits_in_block = outcome.full_splits_in_block;

@@ -216,6 +216,7 @@ json to_json(const AppOptions& options, const RunSummary& run) {
                        {"us_per_round", optional_json(r.us_per_round)},
                        {"local_steps", optional_json(r.local_steps)},
                        {"us_per_step", optional_json(r.us_per_step)},
+                       {"resident", optional_json(r.resident)},
                        {"iterations", optional_json(r.rounds)},  // "rounds" under its old name
                        {"buckets_processed", optional_json(r.buckets_processed)},
                        {"full_splits", optional_json(r.full_splits)},

@@ -61,7 +61,8 @@
 //                no split that adds up to rounds), "us_per_round": number|null (median solve
 //                time in us / rounds), "local_steps": int|null (GPU: hops the cluster's blocks
 //                took between its barriers), "us_per_step": number|null (median solve time in us /
-//                (rounds + local_steps)), "iterations": int|null (= rounds: the key's name
+//                (rounds + local_steps)), "resident": bool|null (GPU: the whole solve ran in the
+//                resident block, its steps the narrow rounds), "iterations": int|null (= rounds: the key's name
 //                before "rounds", kept so older scripts still read it),
 //                "buckets_processed": int|null, "full_splits": int|null,
 //                "full_splits_in_block": int|null, "full_splits_in_grid": int|null

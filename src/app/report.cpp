@@ -299,7 +299,8 @@ std::string format_results_table(const std::vector<RunRecord>& records) {
     table.add_row({r.strategy, r.device, std::to_string(r.source), delta_cell(r.delta),
                    std::to_string(r.solve_ms.size()), format_fixed(r.time.median_ms, 3),
                    format_fixed(r.time.min_ms, 3), format_fixed(r.time.max_ms, 3), format_fixed(r.mteps, 1),
-                   format_fixed(r.work_ratio, 3), optional_count(r.rounds), split_cell(r.rounds_narrow, r.rounds_wide),
+                   format_fixed(r.work_ratio, 3), optional_count(r.rounds),
+                   split_cell(r.rounds_narrow, r.rounds_wide) + (r.resident.value_or(false) ? " resident" : ""),
                    us_per_round_cell(r.us_per_round), optional_count(r.local_steps), us_per_round_cell(r.us_per_step),
                    optional_count(r.buckets_processed), std::to_string(r.reached_vertices), check});
   }

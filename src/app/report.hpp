@@ -70,6 +70,10 @@ struct RunRecord {
   // is the chain of dependent relax steps, us_per_step its cost per step.
   std::optional<std::uint64_t> local_steps;
   std::optional<double> us_per_step;
+  // GPU strategies: the whole solve ran in the resident block (one block,
+  // every distance in shared memory; sssp::SolveResult::resident): its
+  // steps are the narrow rounds.
+  std::optional<bool> resident;
   std::optional<std::uint64_t> buckets_processed;  // bucketing / near-far phases, delta-stepping buckets
   // Bucketing strategies: full splits of the far pile in the last timed run,
   // and how many of them one block, and a cooperative grid, did on the

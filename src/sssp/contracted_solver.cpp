@@ -64,6 +64,7 @@ SolveResult<std::uint32_t> ContractedGpuSolver::solve(graph::vertex_id source, S
   out.rounds_cluster = core.rounds_cluster;
   out.rounds_wide = core.rounds_wide;
   out.cluster_local_steps = core.cluster_local_steps;
+  out.resident = core.resident;
   out.buckets_processed = core.buckets_processed;
   out.full_splits = core.full_splits;
   out.full_splits_in_block = core.full_splits_in_block;

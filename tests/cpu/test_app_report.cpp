@@ -522,7 +522,7 @@ TEST(AppJson, RecordHasEveryKeyWithItsType) {
   for (const char* key : {"relaxations", "reached_vertices", "reached_arcs", "mismatches"})
     EXPECT_TRUE(r.at(key).is_number_unsigned()) << key;
   for (const char* key : {"rounds", "rounds_narrow", "rounds_wide", "us_per_round", "local_steps", "us_per_step",
-                          "iterations"})
+                          "resident", "iterations"})
     EXPECT_TRUE(r.at(key).is_null()) << key;  // a CPU solver counts no rounds
   EXPECT_EQ(r.at("buckets_processed"), 4);
   for (const char* key : {"full_splits", "full_splits_in_block", "full_splits_in_grid"})
@@ -568,12 +568,26 @@ TEST(AppJson, GpuRecordsCarryRoundsTheirSplitAndMicrosecondsPerRound) {
   r.rounds_wide = 20;
   r.local_steps = 500;
   app::finish_record(r);
+  r.resident = false;
   RunRecord unsplit = record("near-far", "gpu", 0, {3}, 100, 100);
   unsplit.rounds = 1000;
   app::finish_record(unsplit);
-  run.records = {r, unsplit};
-  run.summary = app::summarize(run.records);
+  RunRecord resident = record("near-far", "gpu", 1, {2}, 100, 100);
+  resident.rounds = 1000;
+  resident.rounds_narrow = 1000;
+  resident.rounds_wide = 0;
+  resident.resident = true;
+  app::finish_record(resident);
+  run.records = {r, unsplit, resident};
+  run.summary = app::summarize({r, unsplit});
   const nlohmann::json j = app::to_json(options, run);
+  // The resident block says so, in JSON and in the table's narrow/wide cell.
+  EXPECT_FALSE(j.at("results")[0].at("resident").get<bool>());
+  EXPECT_TRUE(j.at("results")[1].at("resident").is_null());
+  EXPECT_TRUE(j.at("results")[2].at("resident").get<bool>());
+  const std::string table = app::format_results_table(run.records);
+  EXPECT_NE(table.find("1000/0 resident"), std::string::npos) << table;
+  EXPECT_EQ(table.find("1480/20 resident"), std::string::npos) << table;
   const auto& res = j.at("results")[0];
   EXPECT_EQ(res.at("rounds"), 1500);
   EXPECT_EQ(res.at("iterations"), 1500);  // the old name, kept
