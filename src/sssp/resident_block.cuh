@@ -1,6 +1,6 @@
 // The resident regime: a whole near-far solve in one thread block, with every
 // vertex's distance in shared memory (docs/ARCHITECTURE.md, "Resident
-// block"). Where the distances fit one SM (about 52,000 vertices on sm_90)
+// block"). Where the distances fit one SM (about 50,000 vertices on sm_90)
 // and the graph is a chain-like road network, a solve is a long chain of
 // small dependent steps; the engine's narrow loop pays a global-memory label
 // load, a global atomic and its bookkeeping on every step, where here the
@@ -19,6 +19,18 @@
 // its final distance); an append that finds its queue full marks the vertex
 // in an overflow bitmap, and the next step that has room appends the marked
 // vertices (nothing is lost, only delayed within its window).
+//
+// Warp-local steps (bucket fusion, Zhang et al., CGO 2020, as GAP's
+// delta-stepping runs it per thread, here per warp; the cluster loop's local
+// steps one level down): a step's entries are dealt across the 32 warps,
+// and each warp appends what it improves to a queue of its own, relaxes
+// that queue again and again (up to `local_steps` times, with warp barriers
+// only) and hands what is left to the block's queue before the block
+// barrier. A road's wave runs on in the warp that holds it
+// instead of waiting at a block barrier per hop (docs/TUNING.md, "Resident
+// block: warp-local steps"); within a window the order of relaxations does
+// not matter for correctness, every improved vertex is still queued once per
+// improvement.
 //
 // Distances are the packed codecs' 32-bit halves (labels.cuh), written back
 // as labels without predecessors at the end: the regime serves solves that
@@ -46,10 +58,16 @@ constexpr unsigned kResidentBlock = 1024;
 constexpr unsigned kResidentArcsPerPass = 4;
 // Entries of each of the two step queues.
 constexpr std::uint32_t kResidentQueue = 2048;
+constexpr unsigned kResidentWarps = kResidentBlock / 32;
+// Entries of each warp's own queue, which its local steps take from (two per
+// lane); a step that improves more vertices hands the rest to the block's
+// queue.
+constexpr std::uint32_t kResidentWarpQueue = 64;
 
 // What a resident solve reports back.
 struct ResidentStats {
-  unsigned long long steps;        // steps with a non-empty queue
+  unsigned long long steps;        // steps with a non-empty queue (block barriers)
+  unsigned long long local_steps;  // per step, the most local steps a warp took, summed
   unsigned long long phases;       // windows begun (the first included)
   unsigned long long relaxations;  // arcs relaxed
   unsigned long long overflows;    // steps that re-appended vertices from the overflow bitmap
@@ -57,9 +75,11 @@ struct ResidentStats {
 };
 
 // Dynamic shared memory of a resident solve of n vertices: distances,
-// overflow bitmap, two queues, and the offsets when `offsets_shared`.
+// overflow bitmap, two queues, the warps' queues, and the offsets when
+// `offsets_shared`.
 __host__ __device__ inline std::uint64_t resident_shared_bytes(std::uint64_t n, bool offsets_shared) {
-  return 4 * (n + (n + 31) / 32 + 2ull * kResidentQueue + (offsets_shared ? n + 1 : 0));
+  return 4 * (n + (n + 31) / 32 + 2ull * kResidentQueue + std::uint64_t{kResidentWarps} * kResidentWarpQueue +
+              (offsets_shared ? n + 1 : 0));
 }
 
 namespace resident {
@@ -73,6 +93,7 @@ struct Control {
   std::uint32_t count[3];     // entries appended for the next iteration (may pass the queue's capacity)
   std::uint32_t overflow[3];  // an append found its queue full and marked the vertex in the bitmap
   std::uint32_t progress[3];  // a step relaxed an arc
+  std::uint32_t local[3];     // the most local steps a warp took in the step
   std::uint32_t warp_min[kResidentBlock / 32];
   std::uint32_t min_bits;
 };
@@ -112,23 +133,29 @@ __device__ __forceinline__ void append(bool want, std::uint32_t v, std::uint32_t
 
 // One block of kResidentBlock threads solves from `source`, writing every
 // vertex's label; kOffsetsShared copies the offsets into shared memory
-// first (where they fit, resident_shared_bytes).
+// first (where they fit, resident_shared_bytes). With `local_steps` > 0 each
+// warp, after relaxing its share of a step's entries, relaxes what it
+// improved itself, up to `local_steps` times, with warp barriers only, before
+// the step's block barrier; 0: one hop per block barrier.
 template <class Codec, bool kOffsetsShared>
 __global__ void __launch_bounds__(kResidentBlock, 1)
     resident_near_far(GraphView<typename Codec::Weight> g, label_t* labels, std::uint32_t source,
-                      typename Codec::Delta delta, ResidentStats* stats) {
+                      typename Codec::Delta delta, std::uint32_t local_steps, ResidentStats* stats) {
   using Traits = typename Codec::Traits;
   using Dist = typename Codec::Dist;
   using resident::Control;
+  constexpr unsigned kFull = 0xFFFFFFFFu;
   extern __shared__ std::uint32_t resident_smem[];
   __shared__ Control c;
   const unsigned tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const unsigned below = (1u << lane) - 1;
   const std::uint32_t n = g.num_vertices;
   const std::uint32_t words = (n + 31) / 32;
   std::uint32_t* dist = resident_smem;  // Traits' 32-bit distances
   std::uint32_t* bits = dist + n;       // overflow bitmap
   std::uint32_t* queue[2] = {bits + words, bits + words + kResidentQueue};
-  std::uint32_t* shared_offsets = queue[1] + kResidentQueue;
+  std::uint32_t* warp_queue = queue[1] + kResidentQueue + warp * kResidentWarpQueue;  // this warp's
+  std::uint32_t* shared_offsets = queue[1] + kResidentQueue + kResidentWarps * kResidentWarpQueue;
 
   // Distance 0 has the bit pattern 0 in both codecs.
   for (std::uint32_t v = tid; v < n; v += kResidentBlock) dist[v] = v == source ? 0u : Traits::kInfBits;
@@ -137,7 +164,7 @@ __global__ void __launch_bounds__(kResidentBlock, 1)
     for (std::uint32_t v = tid; v <= n; v += kResidentBlock) shared_offsets[v] = static_cast<std::uint32_t>(g.offsets[v]);
   }
   if (tid == 0) {
-    for (int i = 0; i < 3; ++i) c.count[i] = c.overflow[i] = c.progress[i] = 0;
+    for (int i = 0; i < 3; ++i) c.count[i] = c.overflow[i] = c.progress[i] = c.local[i] = 0;
     c.count[2] = 1;  // iteration 0 reads the slot of iteration -1
     queue[0][0] = source;
   }
@@ -149,7 +176,7 @@ __global__ void __launch_bounds__(kResidentBlock, 1)
 
   unsigned cur = 0;
   Dist threshold = static_cast<Dist>(delta);  // near: distance < threshold
-  unsigned long long steps = 0, phases = 1, relaxations = 0, overflows = 0;
+  unsigned long long steps = 0, local_total = 0, phases = 1, relaxations = 0, overflows = 0;
   std::uint32_t stalled = 0, error = 0;
   bool marked = false;  // vertices wait in the overflow bitmap
   for (unsigned long long it = 0;; ++it) {
@@ -158,7 +185,7 @@ __global__ void __launch_bounds__(kResidentBlock, 1)
     const std::uint32_t queued = min(c.count[prev], kResidentQueue);
     if (tid == 0) {
       const unsigned ahead = (slot + 1) % 3;
-      c.count[ahead] = c.overflow[ahead] = c.progress[ahead] = 0;
+      c.count[ahead] = c.overflow[ahead] = c.progress[ahead] = c.local[ahead] = 0;
     }
     std::uint32_t* count = &c.count[slot];
     std::uint32_t* overflow = &c.overflow[slot];
@@ -170,11 +197,11 @@ __global__ void __launch_bounds__(kResidentBlock, 1)
         const std::uint32_t b = dist[v];
         if (b < m && !(Traits::from_bits(b) < threshold)) m = b;
       }
-      m = __reduce_min_sync(0xFFFFFFFFu, m);
+      m = __reduce_min_sync(kFull, m);
       if (lane == 0) c.warp_min[warp] = m;
       __syncthreads();
       if (warp == 0) {
-        const std::uint32_t x = __reduce_min_sync(0xFFFFFFFFu, c.warp_min[lane]);
+        const std::uint32_t x = __reduce_min_sync(kFull, c.warp_min[lane]);
         if (lane == 0) c.min_bits = x;
       }
       __syncthreads();
@@ -207,7 +234,7 @@ __global__ void __launch_bounds__(kResidentBlock, 1)
       for (std::uint32_t base = 0; base < words; base += kResidentBlock) {
         const std::uint32_t w = base + tid;
         std::uint32_t word = w < words && resident::load_relaxed(&bits[w]) != 0 ? atomicExch(&bits[w], 0u) : 0u;
-        while (__any_sync(0xFFFFFFFFu, word != 0)) {
+        while (__any_sync(kFull, word != 0)) {
           const bool want = word != 0;
           const std::uint32_t v = want ? w * 32 + __ffs(word) - 1 : 0;
           if (want) word &= word - 1;
@@ -219,13 +246,26 @@ __global__ void __launch_bounds__(kResidentBlock, 1)
     }
     // ---- One step: relax queue[cur] into queue[next].
     const unsigned next = cur ^ 1;
-    for (std::uint32_t base = 0; base < queued; base += kResidentBlock) {
-      const std::uint32_t i = base + tid;
+    bool relaxed_any = false;
+    // Writes the vertex of block-queue slot s, or marks it past the queue's end.
+    const auto to_slot = [&](std::uint32_t s, std::uint32_t v) {
+      if (s < kResidentQueue) {
+        queue[next][s] = v;
+      } else {
+        atomicOr(&bits[v / 32], 1u << (v % 32));
+        resident::store_relaxed(overflow, 1);
+      }
+    };
+    // Relaxes the arcs of v (where `has` and v is still in the window),
+    // kResidentArcsPerPass per pass, and hands each pass's improved targets
+    // still in the window to emit(masks, improved, t, total): masks[k] is the
+    // warp's ballot of its lanes' arc k, improved this lane's bits, total the
+    // warp's count. Every lane of the warp calls it.
+    const auto relax_entry = [&](bool has, std::uint32_t v, auto&& emit) {
       Dist d = 0;
       std::uint64_t first = 0;
       std::uint32_t degree = 0;
-      if (i < queued) {
-        const std::uint32_t v = queue[cur][i];
+      if (has) {
         d = Traits::from_bits(resident::load_relaxed(&dist[v]));
         if (d < threshold) {
           first = first_arc(v);
@@ -233,7 +273,8 @@ __global__ void __launch_bounds__(kResidentBlock, 1)
         }
       }
       relaxations += degree;
-      const std::uint32_t warp_degree = __reduce_max_sync(0xFFFFFFFFu, degree);
+      relaxed_any = relaxed_any || degree != 0;
+      const std::uint32_t warp_degree = __reduce_max_sync(kFull, degree);
       for (std::uint32_t k0 = 0; k0 < warp_degree; k0 += kResidentArcsPerPass) {
         std::uint32_t t[kResidentArcsPerPass];
         typename Codec::Weight w[kResidentArcsPerPass];
@@ -252,39 +293,92 @@ __global__ void __launch_bounds__(kResidentBlock, 1)
             if (nbits < old && Traits::from_bits(nbits) < threshold) improved |= 1u << k;
           }
         }
-        // One atomic per warp for all of its lanes' appends.
         std::uint32_t masks[kResidentArcsPerPass], total = 0;
 #pragma unroll
         for (unsigned k = 0; k < kResidentArcsPerPass; ++k) {
-          masks[k] = __ballot_sync(0xFFFFFFFFu, (improved >> k) & 1u);
+          masks[k] = __ballot_sync(kFull, (improved >> k) & 1u);
           total += __popc(masks[k]);
         }
-        if (total == 0) continue;
-        std::uint32_t at = 0;
-        if (lane == 0) at = atomicAdd(count, total);
-        at = __shfl_sync(0xFFFFFFFFu, at, 0);
-        const unsigned below = (1u << lane) - 1;
+        if (total != 0) emit(masks, improved, t, total);
+      }
+    };
+    // Improved vertices into the block's next queue, one atomic per warp.
+    const auto to_block = [&](const std::uint32_t* masks, unsigned improved, const std::uint32_t* t,
+                              std::uint32_t total) {
+      std::uint32_t at = 0;
+      if (lane == 0) at = atomicAdd(count, total);
+      at = __shfl_sync(kFull, at, 0);
+#pragma unroll
+      for (unsigned k = 0; k < kResidentArcsPerPass; ++k) {
+        if ((improved >> k) & 1u) to_slot(at + __popc(masks[k] & below), t[k]);
+        at += __popc(masks[k]);
+      }
+    };
+    if (local_steps == 0) {
+      for (std::uint32_t base = 0; base < queued; base += kResidentBlock) {
+        const std::uint32_t i = base + tid;
+        relax_entry(i < queued, i < queued ? queue[cur][i] : 0u, to_block);
+      }
+    } else {
+      // Improved vertices into this warp's queue (warp-uniform count); past
+      // its end into the block's next queue.
+      std::uint32_t held = 0;
+      const auto to_warp = [&](const std::uint32_t* masks, unsigned improved, const std::uint32_t* t,
+                               std::uint32_t total) {
+        const std::uint32_t end = held + total;
+        std::uint32_t spill = 0;  // block slot of warp-queue position kResidentWarpQueue
+        if (end > kResidentWarpQueue) {
+          if (lane == 0) spill = atomicAdd(count, end - kResidentWarpQueue);
+          spill = __shfl_sync(kFull, spill, 0);
+        }
+        std::uint32_t at = held;
 #pragma unroll
         for (unsigned k = 0; k < kResidentArcsPerPass; ++k) {
           if ((improved >> k) & 1u) {
-            const std::uint32_t s = at + __popc(masks[k] & below);
-            if (s < kResidentQueue) {
-              queue[next][s] = t[k];
-            } else {
-              atomicOr(&bits[t[k] / 32], 1u << (t[k] % 32));
-              resident::store_relaxed(overflow, 1);
-            }
+            const std::uint32_t pos = at + __popc(masks[k] & below);
+            if (pos < kResidentWarpQueue) warp_queue[pos] = t[k];
+            else to_slot(spill + pos - kResidentWarpQueue, t[k]);
           }
           at += __popc(masks[k]);
         }
+        held = min(end, kResidentWarpQueue);
+      };
+      // The step's entries are dealt across the warps (entry base + 32 * lane
+      // + warp), so that a step of a few dozen entries starts a cascade in
+      // every warp rather than in one or two.
+      for (std::uint32_t base = 0; base < queued; base += kResidentBlock) {
+        const std::uint32_t i = base + lane * kResidentWarps + warp;
+        relax_entry(i < queued, i < queued ? queue[cur][i] : 0u, to_warp);
       }
-      if (degree) resident::store_relaxed(&c.progress[slot], 1);
+      std::uint32_t taken = 0;
+      while (held != 0 && taken < local_steps) {
+        __syncwarp();  // the warp queue's writes before its reads
+        const std::uint32_t m = held;
+        const std::uint32_t v0 = lane < m ? warp_queue[lane] : 0u;
+        const std::uint32_t v1 = lane + 32 < m ? warp_queue[lane + 32] : 0u;
+        __syncwarp();  // its reads before the step's writes
+        held = 0;
+        relax_entry(lane < m, v0, to_warp);
+        if (m > 32) relax_entry(lane + 32 < m, v1, to_warp);
+        ++taken;
+      }
+      if (held != 0) {
+        // Left for the next step: into the block's queue.
+        __syncwarp();
+        std::uint32_t at = 0;
+        if (lane == 0) at = atomicAdd(count, held);
+        at = __shfl_sync(kFull, at, 0);
+        for (std::uint32_t j = lane; j < held; j += 32) to_slot(at + j, warp_queue[j]);
+      }
+      if (lane == 0 && taken != 0) atomicMax(&c.local[slot], taken);
     }
+    if (relaxed_any) resident::store_relaxed(&c.progress[slot], 1);
     __syncthreads();
     // Every thread reads the same flag after the barrier: the watchdog's
     // decision is the block's.
     stalled = c.progress[slot] != 0 ? 0 : stalled + 1;
     ++steps;
+    local_total += c.local[slot];
     if (stalled > kMaxStalledSteps) {
       error = static_cast<std::uint32_t>(LoopError::Watchdog);
       break;
@@ -297,6 +391,7 @@ __global__ void __launch_bounds__(kResidentBlock, 1)
   atomicAdd(&stats->relaxations, relaxations);
   if (tid == 0) {
     stats->steps = steps;
+    stats->local_steps = local_total;
     stats->phases = phases;
     stats->overflows = overflows;
     stats->error = error;

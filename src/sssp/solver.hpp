@@ -78,6 +78,9 @@ inline constexpr std::uint32_t kClusterSkewMaxVertices = 1u << 17;
 // skewed) and the largest value.
 inline constexpr int kClusterLocalSteps = 128;
 inline constexpr int kClusterMaxLocalSteps = 1024;
+// SolverOptions::resident_local_steps: the default and the largest value.
+inline constexpr int kResidentLocalSteps = 16;
+inline constexpr int kResidentMaxLocalSteps = 1024;
 // SolverOptions::narrow_max_arcs's default where the cluster takes local
 // steps: the single block hands a round of more arcs to the cluster, and
 // the cluster hands back below an eighth of it (docs/TUNING.md, "Cluster
@@ -158,6 +161,12 @@ struct SolverOptions {
   bool resident_block = true;
   // true: the resident regime on every graph it fits, whatever its shape (tests).
   bool resident_any_shape = false;
+  // Warp-local relax steps in the resident block: after a step's share, each
+  // warp relaxes what it improved itself, with warp barriers only, up to this
+  // many times before the block's barrier, 0 .. kResidentMaxLocalSteps (0:
+  // one hop per block barrier); -1: the default, kResidentLocalSteps
+  // (docs/TUNING.md, "Resident block: warp-local steps").
+  int resident_local_steps = -1;
 };
 
 template <class Weight>
@@ -170,9 +179,10 @@ struct SolveResult {
   std::uint64_t rounds_narrow = 0;    // rounds run by the single-block loop (narrow regime)
   std::uint64_t rounds_cluster = 0;   // rounds run by the thread-block cluster (cluster regime)
   std::uint64_t rounds_wide = 0;      // rounds run by the multi-block grid (wide regime)
-  // Hops the cluster's blocks took on their own between its barriers (local
-  // steps): per cluster round, the most any block took, summed. A cluster
-  // round advances the wave by 1 + its local steps, so iterations +
+  // Hops taken between barriers (local steps): the cluster's blocks' (per
+  // cluster round, the most any block took, summed) or, in the resident
+  // block, its warps' (per step, the most any warp took, summed). A round
+  // advances the wave by 1 + its local steps, so iterations +
   // cluster_local_steps is the solve's chain of dependent relax steps.
   std::uint64_t cluster_local_steps = 0;
   std::uint64_t buckets_processed = 0;  // bucketing / near-far phases

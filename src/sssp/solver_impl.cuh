@@ -184,6 +184,7 @@ struct SolverImpl {
   // in shared memory too where `resident_offsets_shared`.
   bool resident = false;
   bool resident_offsets_shared = false;
+  std::uint32_t resident_local_steps = 0;  // SolverOptions::resident_local_steps, resolved
   std::uint64_t shared_optin_bytes = 0;  // the device's largest dynamic shared memory per block
   unsigned max_weight_bits = 0;  // the largest weight at construction (its bits, for float)
   double upload_ms = 0;
@@ -572,6 +573,12 @@ struct SolverImpl {
                                   std::to_string(options.cluster_local_steps));
     ws.cluster_local_steps = static_cast<std::uint32_t>(
         options.cluster_local_steps >= 0 ? options.cluster_local_steps : (skewed ? 0 : kClusterLocalSteps));
+    if (options.resident_local_steps < -1 || options.resident_local_steps > kResidentMaxLocalSteps)
+      throw std::invalid_argument("sssp: resident_local_steps must be -1 (the default) or 0 .. " +
+                                  std::to_string(kResidentMaxLocalSteps) + ", got " +
+                                  std::to_string(options.resident_local_steps));
+    resident_local_steps = static_cast<std::uint32_t>(
+        options.resident_local_steps >= 0 ? options.resident_local_steps : kResidentLocalSteps);
     ws.block_split = options.block_split;
     ws.grid_split = options.grid_split;
     if (options.block_split_max_items > kBlockSplitMaxItems)
@@ -1003,8 +1010,8 @@ struct SolverImpl {
     auto* dstats = scratch.as<ResidentStats>();
     SSSP_CUDA_CHECK(cudaMemsetAsync(dstats, 0, sizeof(ResidentStats), stream));
     const auto kernel = resident_offsets_shared ? resident_near_far<Codec, true> : resident_near_far<Codec, false>;
-    kernel<<<1, kResidentBlock, resident_shared_bytes(n, resident_offsets_shared), stream>>>(ws.graph, ws.labels,
-                                                                                             source, delta, dstats);
+    kernel<<<1, kResidentBlock, resident_shared_bytes(n, resident_offsets_shared), stream>>>(
+        ws.graph, ws.labels, source, delta, resident_local_steps, dstats);
     SSSP_CHECK_LAUNCH("resident_near_far");
     SSSP_CUDA_CHECK(cudaMemcpyAsync(host_state.as<void>(), dstats, sizeof(ResidentStats), cudaMemcpyDeviceToHost, stream));
     SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -1017,6 +1024,7 @@ struct SolverImpl {
     stats.relaxations = r.relaxations;
     stats.iterations = r.steps;
     stats.rounds_narrow = r.steps;
+    stats.cluster_steps = r.local_steps;
     stats.buckets_processed = r.phases;
     return stats;
   }

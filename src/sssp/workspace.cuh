@@ -19,7 +19,7 @@ struct StrategyStats {
   std::uint64_t iterations = 0;     // relax rounds
   std::uint64_t rounds_narrow = 0;  // of those, rounds of the single-block loop
   std::uint64_t rounds_cluster = 0; // of those, rounds of the cluster loop
-  std::uint64_t cluster_steps = 0;  // local steps within them (per round, the deepest block's)
+  std::uint64_t cluster_steps = 0;  // local steps within them (per round, the deepest block's or, resident, warp's)
   std::uint64_t buckets_processed = 0;
   std::uint64_t full_splits = 0;   // bucketing: full splits of the far pile
   std::uint64_t block_splits = 0;  // of those, split in one block on the device (no pause for the host)
