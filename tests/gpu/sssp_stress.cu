@@ -489,6 +489,7 @@ struct Plan {
   // fit shared memory): by its rule, on every graph it fits, or never.
   bool resident_block = true;
   bool resident_any_shape = false;
+  int resident_local_steps = -1;   // the resident block's warp-local steps per step (-1: the default)
 };
 
 template <class Weight>
@@ -559,9 +560,10 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
                                                  sssp::VertexOrdering::Degree, sssp::VertexOrdering::Rcm};
   plan.vertex_ordering = kOrderings[rng.between(0, 3)];
   plan.cluster_any_shape = rng.chance(0.5);
-  plan.cluster_local_steps = rng.between(-1, 3);
+  plan.cluster_local_steps = static_cast<int>(rng.between(0, 4)) - 1;
   plan.resident_block = rng.between(0, 3) != 0;
   plan.resident_any_shape = rng.chance(0.5);
+  plan.resident_local_steps = static_cast<int>(rng.between(0, 4)) - 1;
 
   const bool wide_labels = !std::is_same_v<Weight, float> &&
                            (g.num_vertices > 0 ? g.num_vertices - 1.0 : 0.0) * max_weight(g) >= 0xFFFFFFFFp0;
@@ -578,7 +580,8 @@ Plan make_plan(std::uint64_t seed, Shape shape, const Topology& t, WeightProfile
     << " order=" << sssp::to_string(plan.vertex_ordering)
     << " cluster_any_shape=" << (plan.cluster_any_shape ? "on" : "off")
     << " cluster_local_steps=" << plan.cluster_local_steps
-    << " resident=" << (!plan.resident_block ? "off" : plan.resident_any_shape ? "any-shape" : "rule");
+    << " resident=" << (!plan.resident_block ? "off" : plan.resident_any_shape ? "any-shape" : "rule")
+    << " resident_local_steps=" << plan.resident_local_steps;
   plan.description = s.str();
   return plan;
 }
@@ -638,6 +641,7 @@ sssp::SolverOptions plan_options(const Plan& plan, bool predecessors) {
   options.vertex_ordering = plan.vertex_ordering;
   options.cluster_any_shape = plan.cluster_any_shape;
   options.cluster_local_steps = plan.cluster_local_steps;
+  options.resident_local_steps = plan.resident_local_steps;
   options.resident_block = plan.resident_block;
   options.resident_any_shape = plan.resident_any_shape;
   return options;

@@ -19,6 +19,7 @@
 
 #include "gpu_test_support.cuh"
 #include "graph/build_csr.hpp"
+#include "graph/contraction.hpp"
 #include "graph/generators.hpp"
 #include "graph/reference.hpp"
 #include "graph/verify.hpp"
@@ -26,6 +27,7 @@
 #include "sssp/merge_path_relax.cuh"
 #include "sssp/solver.hpp"
 #include "sssp/tree_check.hpp"
+#include "road_like_graph.hpp"
 
 namespace {
 
@@ -254,6 +256,19 @@ TEST(SsspRandomGraphs, ChainManyDependentRounds) {
   check_all(from_arcs<std::uint32_t>(3000, arcs), {0}, "chain");
 }
 
+// A star of 20,000 leaves: one step appends them all, past the resident
+// block's queue of 2,048 entries (the overflow bitmap); each leaf leads on to
+// a chain of 3,000 vertices.
+graph::IntCsr star_with_chain() {
+  std::vector<std::tuple<vertex_id, vertex_id, std::uint32_t>> star;
+  std::mt19937 rng(7);
+  const vertex_id leaves = 20000;
+  for (vertex_id v = 1; v <= leaves; ++v) star.emplace_back(0, v, rng() % 1000 + 1);
+  for (vertex_id v = 1; v <= leaves; ++v) star.emplace_back(v, leaves + 1 + v % 3000, rng() % 100);
+  for (vertex_id v = 0; v + 1 < 3000; ++v) star.emplace_back(leaves + 1 + v, leaves + 2 + v, rng() % 10);
+  return from_arcs<std::uint32_t>(leaves + 3001, star);
+}
+
 // The resident block (resident_block.cuh) on every graph it fits: grids,
 // R-MAT hubs, uniform graphs with zero weights, float weights, disconnected
 // parts, a chain, a star whose frontier overflows the block's queues, at
@@ -275,15 +290,7 @@ TEST(SsspRandomGraphs, ResidentBlock) {
     d.delta = delta;
     check_all(generated("grid:30:30", "random:1:100", 6), {0}, "grid:30:30 resident delta " + std::to_string(delta), d);
   }
-  // A star of 20,000 leaves: one step appends them all, past the queue's
-  // 2,048 entries (the overflow bitmap); each leaf leads on to a chain.
-  std::vector<std::tuple<vertex_id, vertex_id, std::uint32_t>> star;
-  std::mt19937 rng(7);
-  const vertex_id leaves = 20000;
-  for (vertex_id v = 1; v <= leaves; ++v) star.emplace_back(0, v, rng() % 1000 + 1);
-  for (vertex_id v = 1; v <= leaves; ++v) star.emplace_back(v, leaves + 1 + v % 3000, rng() % 100);
-  for (vertex_id v = 0; v + 1 < 3000; ++v) star.emplace_back(leaves + 1 + v, leaves + 2 + v, rng() % 10);
-  const auto g_star = from_arcs<std::uint32_t>(leaves + 3001, star);
+  const auto g_star = star_with_chain();
   for (const double delta : {0.0, 1e12}) {
     Case d = c;
     d.delta = delta;
@@ -535,6 +542,76 @@ TEST(SsspRandomGraphs, ClusterLocalSteps) {
   for (const int steps : {-2, sssp::kClusterMaxLocalSteps + 1}) {
     bad.cluster_local_steps = steps;
     EXPECT_THROW(sssp::GpuSolver<std::uint32_t>(g, bad), std::invalid_argument) << steps;
+  }
+}
+
+// The resident block's warp-local steps (SolverOptions::resident_local_steps)
+// exact at 0 (one hop per block barrier), 1, 3, the default and the largest,
+// at the automatic, a tiny and a huge delta, on a road-like graph and its
+// contraction's core, a grid whose steps spill the warps' queues into the
+// block's, a uniform graph with zero weights, float weights and a star whose
+// appends pass the block's queue. Local steps are reported only where taken,
+// at most `steps` per block step, and save block steps on a chain.
+TEST(SsspRandomGraphs, ResidentLocalSteps) {
+  SKIP_IF_NO_GPU();
+  test_support::RoadSpec spec;
+  spec.junctions = 400;
+  spec.roads = 700;
+  spec.trees = 200;
+  const auto road = test_support::road_like(spec, 81);
+  const auto check = [](const auto& g, const std::vector<vertex_id>& sources, const std::string& name) {
+    using Weight = typename std::decay_t<decltype(g)>::weight_type;
+    const double automatic = graph::auto_delta(g);
+    for (const int steps : {0, 1, 3, -1, sssp::kResidentMaxLocalSteps}) {
+      for (const double delta : {automatic, automatic * 0.01, 1e12}) {
+        sssp::SolverOptions opts;
+        opts.resident_any_shape = true;
+        opts.resident_local_steps = steps;
+        opts.delta = delta;
+        sssp::GpuSolver<Weight> solver(g, opts);
+        for (const vertex_id s : sources) {
+          const std::string what = name + " source " + std::to_string(s) + " local steps " +
+                                   std::to_string(steps) + " delta " + std::to_string(delta);
+          const auto got = solver.solve(s, sssp::Strategy::NearFar);
+          EXPECT_TRUE(got.resident) << what;
+          expect_distances<Weight>(graph::dijkstra(g, s), got.distances, what);
+          const std::uint64_t most = steps < 0 ? sssp::kResidentLocalSteps : static_cast<std::uint64_t>(steps);
+          EXPECT_LE(got.cluster_local_steps, most * got.rounds_narrow) << what;
+        }
+      }
+    }
+  };
+  check(road, {0, road.num_vertices / 2}, "road-like");
+  check(graph::contract_chains(road).core, {0, 7}, "road-like core");
+  check(generated("grid:60:80", "random:1:1000", 82), {0, 2400}, "grid:60:80");
+  check(generated("urand:3000:6", "random:0:3", 83), {1}, "urand:3000:6 w0..3");
+  check(to_float(generated("grid:25:40", "random:1:1000", 84)), {3}, "float grid:25:40");
+  check(star_with_chain(), {0}, "star of 20000");
+
+  // A chain of 5000 vertices: with local steps the wave runs on between
+  // block barriers.
+  std::vector<std::tuple<vertex_id, vertex_id, std::uint32_t>> arcs;
+  for (vertex_id v = 0; v + 1 < 5000; ++v) {
+    arcs.emplace_back(v, v + 1, 1 + v % 7);
+    arcs.emplace_back(v + 1, v, 1 + v % 7);
+  }
+  const auto chain = from_arcs<std::uint32_t>(5000, arcs);
+  std::uint64_t block_steps[2] = {0, 0};
+  for (const int steps : {0, 8}) {
+    sssp::SolverOptions opts;
+    opts.resident_local_steps = steps;
+    const auto got = exact_near_far(chain, opts, "chain, local steps " + std::to_string(steps));
+    ASSERT_TRUE(got.resident);
+    block_steps[steps ? 1 : 0] = got.rounds_narrow;
+    if (steps == 0) EXPECT_EQ(got.cluster_local_steps, 0u);
+    else EXPECT_GT(got.cluster_local_steps, got.rounds_narrow) << "the chain's wave took few local steps";
+  }
+  EXPECT_LT(block_steps[1] * 4, block_steps[0]) << "8 local steps saved few block steps on a chain";
+  sssp::SolverOptions bad;
+  bad.delta = 1;
+  for (const int steps : {-2, sssp::kResidentMaxLocalSteps + 1}) {
+    bad.resident_local_steps = steps;
+    EXPECT_THROW(sssp::GpuSolver<std::uint32_t>(chain, bad), std::invalid_argument) << steps;
   }
 }
 
