@@ -10,7 +10,7 @@
 //
 //   contraction_bench [--runs N] [--sources K] [--seed S] [--threads T]
 //                     [--strategy NAME]... [--delta-factors F,F,...] [--no-hierarchy]
-//                     [--json FILE] GRAPH...
+//                     [--resident-local-steps N] [--json FILE] GRAPH...
 // Then, unless --no-hierarchy, PHAST over a contraction hierarchy of the core
 // (graph/hierarchy.hpp): the GPU sweep and the same query on one host thread,
 // against the same CPU baselines; the hierarchy's build time apart.
@@ -57,6 +57,7 @@ struct Args {
   std::vector<double> delta_factors{0.5, 1, 2, 4};
   std::vector<std::string> graphs;
   bool hierarchy = true;  // also PHAST over a contraction hierarchy of the core
+  int resident_local_steps = -1;  // SolverOptions::resident_local_steps
   std::string json_path;
 };
 
@@ -82,6 +83,8 @@ Args parse(int argc, char** argv) {
       a.hierarchy = false;
     } else if (arg == "--json") {
       a.json_path = value();
+    } else if (arg == "--resident-local-steps") {
+      a.resident_local_steps = std::stoi(value());
     } else if (arg == "--delta-factors") {
       a.delta_factors.clear();
       std::stringstream in(value());
@@ -204,6 +207,7 @@ nlohmann::json bench(const std::string& name, const graph::IntCsr& g, const Args
 
   sssp::SolverOptions opts;
   opts.delta = plain_deltas.front();
+  opts.resident_local_steps = a.resident_local_steps;
   sssp::GpuSolver<std::uint32_t> plain(g, opts);
   sssp::ContractedGpuSolver contracted(g, c, opts);
   Best best_gpu_contracted;

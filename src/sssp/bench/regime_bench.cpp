@@ -13,12 +13,14 @@
 //                [--configs default,no-narrow,no-persistent,no-medium,no-cluster,no-block-split,
 //                          no-grid-split,
 //                          cluster-any-shape,no-resident,resident-any-shape,input-order,degree-order,rcm-order]
+//                [--cluster-local-steps A,B,...] [--resident-local-steps A,B,...]
 //                [--delta-factors F,F,...]
 //                [--wide-blocks-per-sm A,B,...]
 //                [--load-balance NAME]
 //                GRAPH...
 // GRAPH: a file (.mtx, .gr, .el; weights from the file, random:1:1000 where
-// it has none) or gen:SPEC (graph::GeneratorSpec, weights random:1:1000).
+// it has none), gen:SPEC (graph::GeneratorSpec, weights random:1:1000) or
+// core:FILE (the core of the file's chain contraction).
 // The first configuration in each group is the baseline of the "vs first"
 // column.
 #include <algorithm>
@@ -51,6 +53,7 @@ struct Config {
   bool cluster_loop = true;
   bool cluster_any_shape = false;
   int cluster_local_steps = -1;  // SolverOptions::cluster_local_steps
+  int resident_local_steps = -1;  // SolverOptions::resident_local_steps
   bool resident_block = true;
   bool resident_any_shape = false;
   bool block_split = true;
@@ -164,6 +167,13 @@ Args parse(int argc, char** argv) {
         c.name = "local steps " + s;
         a.configs.push_back(c);
       }
+    } else if (arg == "--resident-local-steps") {
+      for (const auto& s : split_commas(value())) {
+        Config c;
+        c.resident_local_steps = std::atoi(s.c_str());
+        c.name = "resident local steps " + s;
+        a.configs.push_back(c);
+      }
     } else if (arg == "--delta-factors") {
       for (const auto& s : split_commas(value())) a.delta_factors.push_back(std::strtod(s.c_str(), nullptr));
     } else if (arg == "--load-balance") {
@@ -171,7 +181,9 @@ Args parse(int argc, char** argv) {
     } else if (arg == "--help" || arg == "-h") {
       std::cout << "usage: regime_bench [--runs N] [--seed S] [--strategy NAME[,NAME]] [--configs "
                    "default,no-narrow,no-persistent] [--narrow-max-arcs A,B] [--wide-blocks-per-sm A,B] "
-                   "[--cluster-local-steps A,B] [--delta-factors A,B] [--load-balance NAME] GRAPH...\n";
+                   "[--cluster-local-steps A,B] [--resident-local-steps A,B] [--delta-factors A,B] "
+                   "[--load-balance NAME] GRAPH...\n"
+                   "GRAPH: FILE, gen:SPEC or core:FILE (the core of FILE's chain contraction)\n";
       std::exit(0);
     } else if (!arg.empty() && arg[0] == '-') {
       throw std::invalid_argument("regime_bench: unknown option " + arg);
@@ -228,6 +240,7 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
       opts.cluster_loop = c.cluster_loop;
       opts.cluster_any_shape = c.cluster_any_shape;
       opts.cluster_local_steps = c.cluster_local_steps;
+      opts.resident_local_steps = c.resident_local_steps;
       opts.resident_block = c.resident_block;
       opts.resident_any_shape = c.resident_any_shape;
       opts.block_split = c.block_split;
