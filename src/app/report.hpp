@@ -65,8 +65,9 @@ struct RunRecord {
   std::optional<std::uint64_t> rounds;
   std::optional<std::uint64_t> rounds_narrow;
   std::optional<std::uint64_t> rounds_wide;
-  // GPU strategies: hops the cluster's blocks took on their own between its
-  // barriers (sssp::SolveResult::cluster_local_steps); rounds + local_steps
+  // GPU strategies: hops the cluster's blocks (or the resident block's warps)
+  // took on their own between barriers
+  // (sssp::SolveResult::cluster_local_steps); rounds + local_steps
   // is the chain of dependent relax steps, us_per_step its cost per step.
   std::optional<std::uint64_t> local_steps;
   std::optional<double> us_per_step;
