@@ -34,8 +34,8 @@ struct BenchRow {
   double us_per_round = 0;  // median_ms in us / iterations; 0: no rounds (the CPU row)
   // Local steps the cluster's blocks (or the resident block's warps) took
   // between barriers (mean per run; sssp::SolveResult::cluster_local_steps),
-  // and the time per step of
-  // the whole chain: median_ms in us / (iterations + local_steps).
+  // and the time per step of the whole chain: median_ms in us / (iterations
+  // + local_steps).
   double local_steps = 0;
   double us_per_step = 0;
   double vs_near_far = 0, vs_cpu = 0;
