@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "sssp/resident_block.cuh"
 #include "sssp/solver.hpp"
 
 namespace sssp {
@@ -88,6 +89,22 @@ std::optional<GpuIdentity> gpu_identity(int device) {
   id.cuda_driver = version_string(driver);
   id.cuda_runtime = version_string(runtime);
   return id;
+}
+
+std::uint32_t resident_max_vertices(int device) {
+  int optin = 0;
+  if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
+    cudaGetLastError();  // clear it: no usable device is an answer here, not an error
+    return 0;
+  }
+  const auto bytes = static_cast<std::uint64_t>(optin);
+  std::uint64_t lo = 0, hi = bytes / 4;  // lo fits (0 vertices: nothing to fit), hi does not
+  if (!detail::resident_fits(1, false, bytes)) return 0;
+  while (hi - lo > 1) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    (detail::resident_fits(mid, false, bytes) ? lo : hi) = mid;
+  }
+  return static_cast<std::uint32_t>(lo);
 }
 
 std::string gpu_description(int device) {

@@ -98,6 +98,17 @@ struct Control {
   std::uint32_t min_bits;
 };
 
+}  // namespace resident
+
+// Whether a resident solve of n vertices fits `optin_bytes` of dynamic
+// shared memory per block (the device's opt-in limit), beside the kernel's
+// static Control and some slack.
+inline bool resident_fits(std::uint64_t n, bool offsets_shared, std::uint64_t optin_bytes) {
+  return resident_shared_bytes(n, offsets_shared) + sizeof(resident::Control) + 1024 <= optin_bytes;
+}
+
+namespace resident {
+
 // Shared words that other threads update atomically meanwhile are read and
 // flagged with relaxed atomics (block scope).
 __device__ __forceinline__ std::uint32_t load_relaxed(std::uint32_t* p) {

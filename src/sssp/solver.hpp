@@ -229,6 +229,11 @@ struct GpuIdentity {
 // Empty optional when the device cannot be queried.
 std::optional<GpuIdentity> gpu_identity(int device = 0);
 
+// The most vertices whose distances fit the resident block on `device`
+// (SolverOptions::resident_block: about 50,000 on sm_90); 0 when the device
+// cannot be queried. --strategy auto reads it (auto_strategy.hpp).
+std::uint32_t resident_max_vertices(int device = 0);
+
 // Holds the graph on the device; solve() may be called many times (several
 // sources, several strategies, repeated runs) without re-uploading.
 // Throws std::runtime_error with a clear message (bytes needed vs free) when

@@ -311,10 +311,7 @@ struct SolverImpl {
   // or resident_any_shape. The kernels' shared-memory limit is raised here,
   // once, not in every solve's timed launch.
   void decide_resident(const graph::Csr<Weight>& g) {
-    const std::uint64_t reserve = sizeof(resident::Control) + 1024;  // static shared memory and slack
-    const auto fits = [&](bool offsets_shared) {
-      return resident_shared_bytes(n, offsets_shared) + reserve <= shared_optin_bytes;
-    };
+    const auto fits = [&](bool offsets_shared) { return resident_fits(n, offsets_shared, shared_optin_bytes); };
     resident = false;
     if (!options.resident_block || !options.single_block_loop || !packed || n == 0 || !fits(false)) return;
     resident_offsets_shared = fits(true);
@@ -325,7 +322,7 @@ struct SolverImpl {
       while (first < n && g.offsets[first + 1] == g.offsets[first]) ++first;
       if (first == n) return;
       const GraphShape shape = measure_shape(g, first);
-      resident = shape.hop_estimate >= kMinHopsForWideDelta && shape.mean_degree < kMaxMeanDegreeForChainDelta;
+      resident = chain_like(shape);
     }
     if (resident) {
       // The limit belongs to the kernel, not to this solver: every solver
