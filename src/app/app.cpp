@@ -226,6 +226,10 @@ class Runner {
   // --contract: contracts the graph where asked and where it pays, and sets
   // run_.contraction either way.
   void decide_contraction();
+  // What --strategy auto may count on the resident block to hold
+  // (sssp::choose_strategy): near-far runs in it on a GPU, one source at a
+  // time and without predecessors; 0 otherwise.
+  std::uint64_t resident_limit() const;
   // The graph a strategy's rules (auto, delta) read: the core with the first
   // source's entry arcs when contracted, else the graph; and that source in it.
   std::pair<const graph::Csr<Weight>*, graph::vertex_id> rule_graph(graph::Csr<Weight>& scratch) const;
@@ -583,6 +587,13 @@ constexpr std::uint64_t kContractMinHops = 100;
 constexpr double kContractMinLowDegreeShare = 0.25;
 
 template <class Weight>
+std::uint64_t Runner<Weight>::resident_limit() const {
+  if (device_choice_.kind != DeviceKind::Gpu || o_.predecessors) return 0;
+  if (plan_batches(o_, device_choice_.kind, {Algorithm::NearFar}, sources_.size()).any()) return 0;
+  return sssp::resident_max_vertices(0);
+}
+
+template <class Weight>
 void Runner<Weight>::decide_contraction() {
   ContractionInfo info;
   const bool phast = std::any_of(algorithms_.begin(), algorithms_.end(), uses_hierarchy);
@@ -697,7 +708,7 @@ int Runner<Weight>::run() {
   const bool wants_auto = std::find(requested.begin(), requested.end(), Algorithm::Auto) != requested.end();
   if (wants_auto) {
     const AutoResolution chosen =
-        resolve_auto_strategy(g_, sources_.front(), id_base, device_choice_.kind, o_.delta_sweep);
+        resolve_auto_strategy(g_, sources_.front(), id_base, device_choice_.kind, o_.delta_sweep, resident_limit());
     algorithms_ = substitute_auto(requested, chosen.algorithm);
     run_.auto_strategy = chosen.info;
   }
@@ -707,7 +718,8 @@ int Runner<Weight>::run() {
   const auto [rule_g, rule_source] = rule_graph(rule_scratch);
   if (contraction_ && wants_auto) {
     // Auto reads the graph the strategies will solve: the core.
-    AutoResolution chosen = resolve_auto_strategy(*rule_g, rule_source, id_base, device_choice_.kind, o_.delta_sweep);
+    AutoResolution chosen =
+        resolve_auto_strategy(*rule_g, rule_source, id_base, device_choice_.kind, o_.delta_sweep, resident_limit());
     chosen.info.source = to_user_id(sources_.front(), id_base);
     algorithms_ = substitute_auto(requested, chosen.algorithm);
     run_.auto_strategy = chosen.info;

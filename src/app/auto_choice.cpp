@@ -23,7 +23,8 @@ Algorithm from_gpu_strategy(sssp::Strategy s) {
 
 template <class Weight>
 AutoResolution resolve_auto_strategy(const graph::Csr<Weight>& g, graph::vertex_id source,
-                                     std::uint32_t id_base, DeviceKind device, bool delta_sweep) {
+                                     std::uint32_t id_base, DeviceKind device, bool delta_sweep,
+                                     std::uint64_t resident_max_vertices) {
   AutoResolution r;
   r.info.source = to_user_id(source, id_base);
   if (device == DeviceKind::Cpu) {
@@ -33,7 +34,7 @@ AutoResolution resolve_auto_strategy(const graph::Csr<Weight>& g, graph::vertex_
     return r;
   }
   sssp::StrategyChoice choice;
-  r.info.measure_ms = graph::wall_ms([&] { choice = sssp::choose_strategy(g, source); });
+  r.info.measure_ms = graph::wall_ms([&] { choice = sssp::choose_strategy(g, source, resident_max_vertices); });
   r.info.shape = choice.shape;
   r.info.reason = choice.reason;
   r.algorithm = from_gpu_strategy(choice.strategy);
@@ -46,8 +47,8 @@ AutoResolution resolve_auto_strategy(const graph::Csr<Weight>& g, graph::vertex_
 }
 
 template AutoResolution resolve_auto_strategy(const graph::Csr<std::uint32_t>&, graph::vertex_id, std::uint32_t,
-                                              DeviceKind, bool);
+                                              DeviceKind, bool, std::uint64_t);
 template AutoResolution resolve_auto_strategy(const graph::Csr<float>&, graph::vertex_id, std::uint32_t,
-                                              DeviceKind, bool);
+                                              DeviceKind, bool, std::uint64_t);
 
 }  // namespace app

@@ -20,8 +20,12 @@ struct AutoResolution {
 // Measures from `source` (the run's first source: one choice per run, as the
 // graph's class does not change with the source) on the gpu device. Under
 // --delta-sweep, bellman-ford (which ignores delta) gives way to near-far.
+// resident_max_vertices: what the resident block holds where near-far would
+// run in it (one source at a time, no predecessors), else 0
+// (sssp::choose_strategy).
 template <class Weight>
 AutoResolution resolve_auto_strategy(const graph::Csr<Weight>& g, graph::vertex_id source,
-                                     std::uint32_t id_base, DeviceKind device, bool delta_sweep);
+                                     std::uint32_t id_base, DeviceKind device, bool delta_sweep,
+                                     std::uint64_t resident_max_vertices);
 
 }  // namespace app

@@ -16,7 +16,7 @@ std::string format(const char* pattern, double value) {
 
 }  // namespace
 
-StrategyChoice choose_strategy(const GraphShape& shape) {
+StrategyChoice choose_strategy(const GraphShape& shape, std::uint64_t resident_max_vertices) {
   StrategyChoice choice;
   choice.shape = shape;
   const bool low_diameter = shape.hop_estimate <= kMaxHopsForBellmanFord;
@@ -24,7 +24,8 @@ StrategyChoice choose_strategy(const GraphShape& shape) {
   const double vertices_per_hop =
       static_cast<double>(shape.vertices) / static_cast<double>(std::max<std::uint64_t>(shape.hop_estimate, 1));
   const bool thin = !low_diameter && vertices_per_hop < kMaxVerticesPerHopForBellmanFord;
-  choice.strategy = (low_diameter && skewed) || thin ? Strategy::BellmanFord : Strategy::NearFar;
+  const bool resident = thin && chain_like(shape) && shape.vertices <= resident_max_vertices;
+  choice.strategy = (low_diameter && skewed) || (thin && !resident) ? Strategy::BellmanFord : Strategy::NearFar;
 
   // Name every statistic read, and mark the comparisons that decided: the
   // diameter and the vertices per hop when it is high (skew is not looked at
@@ -41,13 +42,22 @@ StrategyChoice choose_strategy(const GraphShape& shape) {
   if (low_diameter) r += (skewed ? " >= " : " < ") + format("%.1f", kMinDegreeCvForBellmanFord);
   r += ", max degree " + std::to_string(shape.max_degree) + (shape.degree_sampled ? " (sampled)" : "");
   r += ", mean degree " + format("%.1f", shape.mean_degree);
+  if (thin && chain_like(shape)) {
+    r += "; chain-like";
+    if (resident_max_vertices == 0)
+      r += ", but the resident block does not run here";
+    else
+      r += ", " + std::to_string(shape.vertices) + " vertices" + (resident ? " <= " : " > ") +
+           std::to_string(resident_max_vertices) + (resident ? ": near-far runs whole in the resident block"
+                                                              : ": more than the resident block holds");
+  }
   return choice;
 }
 
 DeltaChoice choose_delta_c(const GraphShape& shape) {
   DeltaChoice choice;
   const bool wide = shape.hop_estimate >= kMinHopsForWideDelta;
-  const bool chains = wide && shape.mean_degree < kMaxMeanDegreeForChainDelta;
+  const bool chains = chain_like(shape);
   const bool even = !wide && shape.hop_estimate <= kMaxHopsForEvenNarrowDelta &&
                     shape.degree_cv < kMinDegreeCvForBellmanFord;
   const bool large = wide && !chains && shape.vertices >= kMinVerticesForLargeWideDelta;
@@ -71,11 +81,12 @@ DeltaChoice choose_delta_c(const GraphShape& shape) {
 }
 
 template <class Weight>
-StrategyChoice choose_strategy(const graph::Csr<Weight>& g, graph::vertex_id source) {
-  return choose_strategy(measure_shape(g, source));
+StrategyChoice choose_strategy(const graph::Csr<Weight>& g, graph::vertex_id source,
+                               std::uint64_t resident_max_vertices) {
+  return choose_strategy(measure_shape(g, source), resident_max_vertices);
 }
 
-template StrategyChoice choose_strategy(const graph::Csr<std::uint32_t>&, graph::vertex_id);
-template StrategyChoice choose_strategy(const graph::Csr<float>&, graph::vertex_id);
+template StrategyChoice choose_strategy(const graph::Csr<std::uint32_t>&, graph::vertex_id, std::uint64_t);
+template StrategyChoice choose_strategy(const graph::Csr<float>&, graph::vertex_id, std::uint64_t);
 
 }  // namespace sssp

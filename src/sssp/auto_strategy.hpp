@@ -54,6 +54,14 @@ inline constexpr double kEvenNarrowDeltaC = 8;
 inline constexpr std::uint64_t kMinVerticesForLargeWideDelta = std::uint64_t{1} << 21;
 inline constexpr double kLargeWideDeltaC = 64;
 
+// Chain-like: at least kMinHopsForWideDelta hops and a mean out-degree
+// below kMaxMeanDegreeForChainDelta (road networks and their contracted
+// cores). The chain delta's test, and the shape the resident block takes
+// (SolverOptions::resident_block).
+inline bool chain_like(const GraphShape& shape) {
+  return shape.hop_estimate >= kMinHopsForWideDelta && shape.mean_degree < kMaxMeanDegreeForChainDelta;
+}
+
 struct DeltaChoice {
   double c = kNarrowDeltaC;
   std::string reason;  // "128 x mean weight / mean out-degree (hop diameter estimate ~1136 >= 32)"
@@ -74,15 +82,22 @@ struct StrategyChoice {
 // kMaxHopsForBellmanFord and the degree cv at least
 // kMinDegreeCvForBellmanFord, or when the hop estimate is above
 // kMaxHopsForBellmanFord and the vertices number fewer than
-// kMaxVerticesPerHopForBellmanFord per hop; near-far otherwise.
-StrategyChoice choose_strategy(const GraphShape& shape);
+// kMaxVerticesPerHopForBellmanFord per hop, unless such a thin graph is
+// chain-like and has at most `resident_max_vertices` vertices: near-far then
+// runs whole in the resident block, which beat bellman-ford on every road
+// graph measured (docs/TUNING.md, "Strategy auto"). The caller passes 0 where
+// the resident block will not run (predecessors asked for, sources solved
+// in batches) and sssp::resident_max_vertices() otherwise. Near-far in all
+// other cases.
+StrategyChoice choose_strategy(const GraphShape& shape, std::uint64_t resident_max_vertices = 0);
 
 // measure_shape(g, source), then the rule. Costs a bounded amount of host
 // work (graph_shape.hpp). Throws std::invalid_argument when source is out of range.
 template <class Weight>
-StrategyChoice choose_strategy(const graph::Csr<Weight>& g, graph::vertex_id source);
+StrategyChoice choose_strategy(const graph::Csr<Weight>& g, graph::vertex_id source,
+                               std::uint64_t resident_max_vertices = 0);
 
-extern template StrategyChoice choose_strategy(const graph::Csr<std::uint32_t>&, graph::vertex_id);
-extern template StrategyChoice choose_strategy(const graph::Csr<float>&, graph::vertex_id);
+extern template StrategyChoice choose_strategy(const graph::Csr<std::uint32_t>&, graph::vertex_id, std::uint64_t);
+extern template StrategyChoice choose_strategy(const graph::Csr<float>&, graph::vertex_id, std::uint64_t);
 
 }  // namespace sssp

@@ -382,6 +382,20 @@ TEST_F(AppEndToEnd, StrategyAutoSaysWhatItChoseAndWhy) {
   } else {
     EXPECT_TRUE(contains(r.out, "strategy      auto -> delta-stepping")) << r.out;
   }
+  // A path of 2000 vertices is thin too, but chain-like and small enough for
+  // the resident block: near-far, one source at a time without predecessors;
+  // bellman-ford where predecessors keep near-far out of the block.
+  if (sssp::gpu_available()) {
+    r = run({"--generate", "grid:1:2000", "--contract", "off"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "strategy      auto -> near-far (")) << r.out;
+    EXPECT_TRUE(contains(r.out, "vertices <= ")) << r.out;
+    EXPECT_TRUE(contains(r.out, ": near-far runs whole in the resident block")) << r.out;
+    r = run({"--generate", "grid:1:2000", "--contract", "off", "--predecessors"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "strategy      auto -> bellman-ford (")) << r.out;
+    EXPECT_TRUE(contains(r.out, "; chain-like, but the resident block does not run here")) << r.out;
+  }
   // Naming strategies or all: no auto line, no auto record.
   r = run({"--generate", "grid:6:6", "--device", "cpu", "--strategy", "all", "--json", json_file});
   ASSERT_EQ(r.code, 0) << r.err;

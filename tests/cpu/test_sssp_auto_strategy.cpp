@@ -131,6 +131,47 @@ TEST(AutoStrategy, ThinHighDiameterGraphsRunBellmanFord) {
       << path.reason;
 }
 
+// Thin and chain-like (a road such as andorra_osm, mean out-degree 2.0)
+// where near-far runs whole in the resident block: near-far, which beat
+// bellman-ford there; bellman-ford again where the block does not run
+// (resident_max_vertices 0: predecessors, batches), where the graph does not
+// fit it, or where the thin graph is not chain-like (a small grid).
+TEST(AutoStrategy, ThinChainLikeGraphsInTheResidentBlockRunNearFar) {
+  sssp::GraphShape s;
+  s.vertices = 38410;
+  s.hop_estimate = 1300;
+  s.degree_cv = 0.14;
+  s.mean_degree = 2.0;
+  sssp::StrategyChoice c = sssp::choose_strategy(s, 50000);
+  EXPECT_EQ(c.strategy, sssp::Strategy::NearFar) << c.reason;
+  EXPECT_TRUE(contains(c.reason, "29.5 vertices per hop < 40")) << c.reason;
+  EXPECT_TRUE(contains(c.reason, "; chain-like, 38410 vertices <= 50000: near-far runs whole in the resident block"))
+      << c.reason;
+  c = sssp::choose_strategy(s, 38410);
+  EXPECT_EQ(c.strategy, sssp::Strategy::NearFar) << "the bound is inclusive: " << c.reason;
+  c = sssp::choose_strategy(s, 38409);
+  EXPECT_EQ(c.strategy, sssp::Strategy::BellmanFord) << c.reason;
+  EXPECT_TRUE(contains(c.reason, "38410 vertices > 38409: more than the resident block holds")) << c.reason;
+  c = sssp::choose_strategy(s);
+  EXPECT_EQ(c.strategy, sssp::Strategy::BellmanFord) << c.reason;
+  EXPECT_TRUE(contains(c.reason, "; chain-like, but the resident block does not run here")) << c.reason;
+  s.mean_degree = sssp::kMaxMeanDegreeForChainDelta;  // a thin grid: not chain-like
+  c = sssp::choose_strategy(s, 50000);
+  EXPECT_EQ(c.strategy, sssp::Strategy::BellmanFord) << c.reason;
+  EXPECT_FALSE(contains(c.reason, "chain-like")) << c.reason;
+  // Skewed and low-diameter: bellman-ford whatever the block holds.
+  sssp::GraphShape rmat;
+  rmat.vertices = 4096;
+  rmat.hop_estimate = 5;
+  rmat.degree_cv = 3;
+  rmat.mean_degree = 2;
+  EXPECT_EQ(sssp::choose_strategy(rmat, 50000).strategy, sssp::Strategy::BellmanFord);
+  // A path measured for real: chain-like, one vertex per hop.
+  const sssp::StrategyChoice path = sssp::choose_strategy(path_graph(1000), 0, 5000);
+  EXPECT_EQ(path.strategy, sssp::Strategy::NearFar) << path.reason;
+  EXPECT_EQ(sssp::choose_strategy(path_graph(1000), 0, 999).strategy, sssp::Strategy::BellmanFord);
+}
+
 TEST(AutoDelta, WideBucketsFromTheHopDiameterUp) {
   sssp::GraphShape s;
   s.hop_estimate = sssp::kMinHopsForWideDelta - 1;
