@@ -56,19 +56,35 @@ Csr<Weight> build_csr(Coo<Weight>&& coo, const BuildOptions& options, BuildStats
   const edge_offset raw_arcs = raw_offsets[n];
 
   // 2. Scatter arcs into their rows; order inside a row is fixed by step 3.
+  //    Each thread owns a range of rows holding about 1/T of the arcs and
+  //    scans every entry, writing only into its own rows: the cursors need
+  //    no atomics. A locked increment per arc, interleaved with the arcs'
+  //    scattered stores, waited for each store's cache miss in turn and cost
+  //    twice this whole build (docs/TUNING.md, "CSR build without atomics");
+  //    reading the entries T times over is cheaper than that up to many
+  //    threads, since the reads are sequential.
   std::vector<std::pair<vertex_id, Weight>> slots;
   detail::resize_prefaulted(slots, raw_arcs, threads);
-  std::vector<std::atomic<edge_offset>> cursor(n);
-#pragma omp parallel for schedule(static) if (parallel)
-  for (std::int64_t v = 0; v < static_cast<std::int64_t>(n); ++v)
-    cursor[v].store(raw_offsets[v], std::memory_order_relaxed);
-#pragma omp parallel for schedule(static) if (parallel)
-  for (std::int64_t i = 0; i < entries_signed; ++i) {
-    const vertex_id u = coo.sources[i], v = coo.targets[i];
-    const Weight w = coo.weights[i];
-    if (u == v && options.drop_self_loops) continue;
-    slots[cursor[u].fetch_add(1, std::memory_order_relaxed)] = {v, w};
-    if (options.symmetrize && u != v) slots[cursor[v].fetch_add(1, std::memory_order_relaxed)] = {u, w};
+  std::vector<edge_offset> cursor(raw_offsets.begin(), raw_offsets.end() - 1);
+#pragma omp parallel if (parallel)
+  {
+    const auto team = static_cast<edge_offset>(omp_get_num_threads());
+    const auto me = static_cast<edge_offset>(omp_get_thread_num());
+    // Rows [first, last): the first row whose arcs start at or past me/team
+    // of them, up to the next thread's.
+    const auto row_at = [&](edge_offset part) {
+      const edge_offset arc = raw_arcs / team * part + std::min(part, raw_arcs % team);
+      return static_cast<vertex_id>(std::lower_bound(raw_offsets.begin(), raw_offsets.end() - 1, arc) -
+                                    raw_offsets.begin());
+    };
+    const vertex_id first = row_at(me), last = me + 1 == team ? n : row_at(me + 1);
+    const auto mine = [&](vertex_id x) { return x >= first && x < last; };
+    for (std::int64_t i = 0; i < entries_signed; ++i) {
+      const vertex_id u = coo.sources[i], v = coo.targets[i];
+      if (u == v && options.drop_self_loops) continue;
+      if (mine(u)) slots[cursor[u]++] = {v, coo.weights[i]};
+      if (options.symmetrize && u != v && mine(v)) slots[cursor[v]++] = {u, coo.weights[i]};
+    }
   }
   coo = Coo<Weight>{};  // release the input early: large graphs need the memory
 
