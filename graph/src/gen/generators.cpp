@@ -180,16 +180,12 @@ Coo<std::uint32_t> make_rmat(const GeneratorSpec& spec, const WeightRule& rule, 
     for (std::uint32_t level = 0; level < scale; ++level) {
       if ((level & 1) == 0) bits = stream.next();
       const std::uint64_t r = (level & 1) == 0 ? (bits & 0xFFFFFFFFull) : (bits >> 32);
-      const std::uint64_t bit = 1ull << level;
-      if (r < t_a) continue;
-      if (r < t_ab) {
-        col |= bit;
-      } else if (r < t_abc) {
-        row |= bit;
-      } else {
-        row |= bit;
-        col |= bit;
-      }
+      // Quadrant a: neither bit; b: the column's; c: the row's; d: both.
+      // Without branches: each level's quadrant is a coin toss the branch
+      // predictor loses, and the mispredictions were most of the generator's
+      // time (3x, docs/TUNING.md, "R-MAT without branches").
+      row |= static_cast<std::uint64_t>(r >= t_ab) << level;
+      col |= static_cast<std::uint64_t>((r >= t_a) & ((r < t_ab) | (r >= t_abc))) << level;
     }
     u = static_cast<vertex_id>(permute(row));
     v = static_cast<vertex_id>(permute(col));
