@@ -26,10 +26,10 @@
 // and each warp appends what it improves to a queue of its own, relaxes
 // that queue again and again (up to `local_steps` times, with warp barriers
 // only) and hands what is left to the block's queue before the block
-// barrier. A road's wave runs on in the warp that holds it
-// instead of waiting at a block barrier per hop (docs/TUNING.md, "Resident
-// block: warp-local steps"); within a window the order of relaxations does
-// not matter for correctness, every improved vertex is still queued once per
+// barrier. A road's wave runs on in the warp that holds it instead of
+// waiting at a block barrier per hop (docs/TUNING.md, "Resident block:
+// warp-local steps"); within a window the order of relaxations does not
+// matter for correctness, and every improved vertex is still queued once per
 // improvement.
 //
 // Distances are the packed codecs' 32-bit halves (labels.cuh), written back
