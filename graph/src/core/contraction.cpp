@@ -247,19 +247,37 @@ ChainContraction contract_chains(const IntCsr& g) {
   }
 
   // ---- The core graph: arcs between junctions and shortcuts, the lightest
-  // of each (from, to) pair kept with its via.
-  std::vector<CoreArc> arcs;
+  // of each (from, to) pair kept with its via (the smallest via among equal
+  // weights). Grouped by tail with a counting sort, then each row, a few
+  // arcs long, sorted on its own: one sort of all the arcs took 40% of the
+  // contraction (docs/TUNING.md, "Chain contraction").
+  std::vector<edge_offset> row_end(static_cast<std::size_t>(k) + 1, 0);
   for (const vertex_id u : c.original_of)
     for (edge_offset e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
-      if (is_core[g.targets[e]]) arcs.push_back({c.core_of[u], c.core_of[g.targets[e]], g.weights[e], u});
-  for (const CoreArc& s : shortcuts) arcs.push_back({c.core_of[s.from], c.core_of[s.to], s.weight, s.via});
+      if (is_core[g.targets[e]]) ++row_end[c.core_of[u] + 1];
+  for (const CoreArc& s : shortcuts) ++row_end[c.core_of[s.from] + 1];
+  for (vertex_id v = 0; v < k; ++v) row_end[v + 1] += row_end[v];
+  std::vector<CoreArc> arcs(row_end[k]);
+  {
+    std::vector<edge_offset> fill(row_end.begin(), row_end.end() - 1);
+    for (const vertex_id u : c.original_of)
+      for (edge_offset e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
+        if (is_core[g.targets[e]]) arcs[fill[c.core_of[u]]++] = {c.core_of[u], c.core_of[g.targets[e]], g.weights[e], u};
+    for (const CoreArc& s : shortcuts)
+      arcs[fill[c.core_of[s.from]]++] = {c.core_of[s.from], c.core_of[s.to], s.weight, s.via};
+  }
   c.shortcuts = shortcuts.size();
-  std::sort(arcs.begin(), arcs.end(), [](const CoreArc& x, const CoreArc& y) {
-    return std::tie(x.from, x.to, x.weight) < std::tie(y.from, y.to, y.weight);
-  });
-  arcs.erase(std::unique(arcs.begin(), arcs.end(),
-                         [](const CoreArc& x, const CoreArc& y) { return x.from == y.from && x.to == y.to; }),
-             arcs.end());
+  std::size_t kept = 0;
+  for (vertex_id v = 0; v < k; ++v) {
+    const auto first = arcs.begin() + static_cast<std::ptrdiff_t>(row_end[v]);
+    const auto last = arcs.begin() + static_cast<std::ptrdiff_t>(row_end[v + 1]);
+    std::sort(first, last, [](const CoreArc& x, const CoreArc& y) {
+      return std::tie(x.to, x.weight, x.via) < std::tie(y.to, y.weight, y.via);
+    });
+    for (auto it = first; it != last; ++it)
+      if (it == first || it->to != (it - 1)->to) arcs[kept++] = *it;
+  }
+  arcs.resize(kept);
 
   // The entry's placeholder weight: no piece path is longer than the sum of
   // the piece's arcs.
