@@ -180,7 +180,9 @@ nlohmann::json bench(const std::string& name, const graph::IntCsr& g, const Args
                            {"contract_ms", contract_ms},
                            {"sources", sources},
                            {"solvers", nlohmann::json::array()}};
-  // host_ms: the contracted solve's piece search and expansion, mean over all its runs.
+  // host_ms: the contracted solve's piece search and expansion, the median
+  // of all its runs (every delta's: the host part does not depend on it; a
+  // mean showed one stalled run as a host part longer than the solve).
   const auto row = [&](const std::string& solver, const Best& plain, const Best& contracted, double host_ms) {
     record["solvers"].push_back(
         {{"solver", solver}, {"plain", best_json(plain)}, {"contracted", best_json(contracted)}, {"host_ms", host_ms}});
@@ -219,19 +221,17 @@ nlohmann::json bench(const std::string& name, const graph::IntCsr& g, const Args
                                       if (out) *out = std::move(r.distances);
                                       return r.solve_ms;
                                     });
-    double host_ms = 0;
-    int host_runs = 0;
+    std::vector<double> host_ms;
     const Best q = best_over_deltas(sources, want, core_deltas, a.runs,
                                     [&](graph::vertex_id s, double d, std::uint64_t* rounds, std::vector<Dist>* out) {
                                       sssp::ContractedSolveTimes t;
                                       auto r = contracted.solve(s, strategy, d, &t);
-                                      host_ms += t.piece_ms + t.expand_ms;
-                                      ++host_runs;
+                                      host_ms.push_back(t.piece_ms + t.expand_ms);
                                       *rounds = r.iterations;
                                       if (out) *out = std::move(r.distances);
                                       return r.solve_ms;
                                     });
-    row(std::string("gpu ") + sssp::to_string(strategy), p, q, host_ms / std::max(1, host_runs));
+    row(std::string("gpu ") + sssp::to_string(strategy), p, q, host_ms.empty() ? 0.0 : median(host_ms));
     if (q.ms < best_gpu_contracted.ms) best_gpu_contracted = q;
   }
 
@@ -255,8 +255,7 @@ nlohmann::json bench(const std::string& name, const graph::IntCsr& g, const Args
   graph::ContractionQuery query(c, g);
   graph::IntCsr core = c.core;
   std::vector<Dist> expanded(g.num_vertices);
-  double cpu_host_ms = 0;
-  int cpu_host_runs = 0;
+  std::vector<double> cpu_host_ms;
   const Best cq = best_over_deltas(sources, want, cpu_deltas(core_for_rule), a.runs,
                                    [&](graph::vertex_id s, double d, std::uint64_t* rounds, std::vector<Dist>* out) {
                                      graph::CpuSolveStats stats;
@@ -269,13 +268,12 @@ nlohmann::json bench(const std::string& name, const graph::IntCsr& g, const Args
                                      const auto t2 = Clock::now();
                                      query.expand(dist.get(), nullptr, expanded.data(), nullptr, a.threads);
                                      const double ms = ms_since(t);
-                                     cpu_host_ms += piece_ms + ms_since(t2);
-                                     ++cpu_host_runs;
+                                     cpu_host_ms.push_back(piece_ms + ms_since(t2));
                                      *rounds = stats.phases;
                                      if (out) *out = expanded;
                                      return ms;
                                    });
-  row("cpu delta-stepping", cp, cq, cpu_host_ms / std::max(1, cpu_host_runs));
+  row("cpu delta-stepping", cp, cq, cpu_host_ms.empty() ? 0.0 : median(cpu_host_ms));
   std::cout << "\nbest contracted GPU vs plain CPU delta-stepping (at its best delta): " << std::setprecision(2)
             << cp.ms / best_gpu_contracted.ms << "x; vs contracted CPU: " << cq.ms / best_gpu_contracted.ms << "x\n";
   if (!a.hierarchy) return record;
