@@ -24,7 +24,8 @@ StrategyChoice choose_strategy(const GraphShape& shape, std::uint64_t resident_m
   const double vertices_per_hop =
       static_cast<double>(shape.vertices) / static_cast<double>(std::max<std::uint64_t>(shape.hop_estimate, 1));
   const bool thin = !low_diameter && vertices_per_hop < kMaxVerticesPerHopForBellmanFord;
-  const bool resident = thin && chain_like(shape) && shape.vertices <= resident_max_vertices;
+  const bool thin_chains = thin && chain_like(shape);
+  const bool resident = thin_chains && shape.vertices <= resident_max_vertices;
   choice.strategy = (low_diameter && skewed) || (thin && !resident) ? Strategy::BellmanFord : Strategy::NearFar;
 
   // Name every statistic read, and mark the comparisons that decided: the
@@ -42,7 +43,7 @@ StrategyChoice choose_strategy(const GraphShape& shape, std::uint64_t resident_m
   if (low_diameter) r += (skewed ? " >= " : " < ") + format("%.1f", kMinDegreeCvForBellmanFord);
   r += ", max degree " + std::to_string(shape.max_degree) + (shape.degree_sampled ? " (sampled)" : "");
   r += ", mean degree " + format("%.1f", shape.mean_degree);
-  if (thin && chain_like(shape)) {
+  if (thin_chains) {
     r += "; chain-like";
     if (resident_max_vertices == 0)
       r += ", but the resident block does not run here";

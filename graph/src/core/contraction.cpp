@@ -274,8 +274,9 @@ ChainContraction contract_chains(const IntCsr& g) {
     std::sort(first, last, [](const CoreArc& x, const CoreArc& y) {
       return std::tie(x.to, x.weight, x.via) < std::tie(y.to, y.weight, y.via);
     });
+    const std::size_t row_kept = kept;
     for (auto it = first; it != last; ++it)
-      if (it == first || it->to != (it - 1)->to) arcs[kept++] = *it;
+      if (kept == row_kept || it->to != arcs[kept - 1].to) arcs[kept++] = *it;
   }
   arcs.resize(kept);
 

@@ -138,6 +138,14 @@ Args parse(int argc, char** argv) {
       if (i + 1 >= argc) throw std::invalid_argument("regime_bench: " + arg + " needs a value");
       return argv[++i];
     };
+    // One default configuration per value of a comma list, set(config, value).
+    const auto sweep = [&](auto&& set) {
+      for (const auto& s : split_commas(value())) {
+        Config c;
+        set(c, s);
+        a.configs.push_back(c);
+      }
+    };
     if (arg == "--runs") {
       a.runs = std::max(1, std::atoi(value().c_str()));
     } else if (arg == "--seed") {
@@ -147,33 +155,25 @@ Args parse(int argc, char** argv) {
     } else if (arg == "--configs") {
       for (const auto& s : split_commas(value())) a.configs.push_back(named_config(s));
     } else if (arg == "--narrow-max-arcs") {
-      for (const auto& s : split_commas(value())) {
-        Config c;
+      sweep([](Config& c, const std::string& s) {
         c.narrow_max_arcs = static_cast<std::uint32_t>(std::strtoul(s.c_str(), nullptr, 10));
         c.name = "narrow<=" + s;
-        a.configs.push_back(c);
-      }
+      });
     } else if (arg == "--wide-blocks-per-sm") {
-      for (const auto& s : split_commas(value())) {
-        Config c;
+      sweep([](Config& c, const std::string& s) {
         c.wide_blocks_per_sm = std::atoi(s.c_str());
         c.name = "wide " + s + "/SM";
-        a.configs.push_back(c);
-      }
+      });
     } else if (arg == "--cluster-local-steps") {
-      for (const auto& s : split_commas(value())) {
-        Config c;
+      sweep([](Config& c, const std::string& s) {
         c.cluster_local_steps = std::atoi(s.c_str());
         c.name = "local steps " + s;
-        a.configs.push_back(c);
-      }
+      });
     } else if (arg == "--resident-local-steps") {
-      for (const auto& s : split_commas(value())) {
-        Config c;
+      sweep([](Config& c, const std::string& s) {
         c.resident_local_steps = std::atoi(s.c_str());
         c.name = "resident local steps " + s;
-        a.configs.push_back(c);
-      }
+      });
     } else if (arg == "--delta-factors") {
       for (const auto& s : split_commas(value())) a.delta_factors.push_back(std::strtod(s.c_str(), nullptr));
     } else if (arg == "--load-balance") {
