@@ -99,10 +99,10 @@ std::uint32_t resident_max_vertices(int device) {
   }
   const auto bytes = static_cast<std::uint64_t>(optin);
   std::uint64_t lo = 0, hi = bytes / 4;  // lo fits (0 vertices: nothing to fit), hi does not
-  if (!detail::resident_fits(1, false, bytes)) return 0;
+  if (!detail::resident_fits(1, 0, detail::ResidentLayout::Distances, bytes)) return 0;
   while (hi - lo > 1) {
     const std::uint64_t mid = lo + (hi - lo) / 2;
-    (detail::resident_fits(mid, false, bytes) ? lo : hi) = mid;
+    (detail::resident_fits(mid, 0, detail::ResidentLayout::Distances, bytes) ? lo : hi) = mid;
   }
   return static_cast<std::uint32_t>(lo);
 }

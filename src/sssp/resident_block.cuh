@@ -45,6 +45,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "sssp/engine.cuh"
 #include "sssp/labels.cuh"
@@ -74,12 +75,21 @@ struct ResidentStats {
   std::uint32_t error;             // LoopError
 };
 
-// Dynamic shared memory of a resident solve of n vertices: distances,
-// overflow bitmap, two queues, the warps' queues, and the offsets when
-// `offsets_shared`.
-__host__ __device__ inline std::uint64_t resident_shared_bytes(std::uint64_t n, bool offsets_shared) {
-  return 4 * (n + (n + 31) / 32 + 2ull * kResidentQueue + std::uint64_t{kResidentWarps} * kResidentWarpQueue +
-              (offsets_shared ? n + 1 : 0));
+// What a resident solve keeps in shared memory beside the distances, the
+// queues and the overflow bitmap: nothing more, the offsets too, or the
+// offsets and the arcs (each arc's target and weight bits side by side, one
+// 8-byte load). The solver picks the richest that fits: every hop of a wave
+// loads its vertex's offsets and arcs, from L2 where they are not in shared
+// memory (docs/TUNING.md, "Resident block: arcs in shared memory").
+enum class ResidentLayout : unsigned { Distances, Offsets, Arcs };
+
+// Dynamic shared memory of a resident solve of n vertices and m arcs in
+// `layout`: the arcs (first, 8-byte aligned), distances, overflow bitmap,
+// two queues, the warps' queues, and the offsets.
+__host__ __device__ inline std::uint64_t resident_shared_bytes(std::uint64_t n, std::uint64_t m,
+                                                               ResidentLayout layout) {
+  return 4 * ((layout == ResidentLayout::Arcs ? 2 * m : 0) + n + (n + 31) / 32 + 2ull * kResidentQueue +
+              std::uint64_t{kResidentWarps} * kResidentWarpQueue + (layout != ResidentLayout::Distances ? n + 1 : 0));
 }
 
 namespace resident {
@@ -96,15 +106,16 @@ struct Control {
   std::uint32_t local[3];     // the most local steps a warp took in the step
   std::uint32_t warp_min[kResidentBlock / 32];
   std::uint32_t min_bits;
+  unsigned long long warp_relaxations[kResidentBlock / 32];
 };
 
 }  // namespace resident
 
-// Whether a resident solve of n vertices fits `optin_bytes` of dynamic
-// shared memory per block (the device's opt-in limit), beside the kernel's
-// static Control and some slack.
-inline bool resident_fits(std::uint64_t n, bool offsets_shared, std::uint64_t optin_bytes) {
-  return resident_shared_bytes(n, offsets_shared) + sizeof(resident::Control) + 1024 <= optin_bytes;
+// Whether a resident solve of n vertices and m arcs in `layout` fits
+// `optin_bytes` of dynamic shared memory per block (the device's opt-in
+// limit), beside the kernel's static Control and some slack.
+inline bool resident_fits(std::uint64_t n, std::uint64_t m, ResidentLayout layout, std::uint64_t optin_bytes) {
+  return resident_shared_bytes(n, m, layout) + sizeof(resident::Control) + 1024 <= optin_bytes;
 }
 
 namespace resident {
@@ -116,6 +127,15 @@ __device__ __forceinline__ std::uint32_t load_relaxed(std::uint32_t* p) {
 }
 __device__ __forceinline__ void store_relaxed(std::uint32_t* p, std::uint32_t v) {
   cuda::atomic_ref<std::uint32_t, cuda::thread_scope_block>(*p).store(v, cuda::memory_order_relaxed);
+}
+
+// A 32-bit weight as the bits an arc in shared memory holds, and back.
+__device__ __forceinline__ std::uint32_t weight_bits(std::uint32_t w) { return w; }
+__device__ __forceinline__ std::uint32_t weight_bits(float w) { return __float_as_uint(w); }
+template <class Weight>
+__device__ __forceinline__ Weight weight_from_bits(std::uint32_t b) {
+  if constexpr (std::is_same_v<Weight, float>) return __uint_as_float(b);
+  else return b;
 }
 
 // Appends v (where `want`) to queue q through its counter with one atomic per
@@ -143,12 +163,12 @@ __device__ __forceinline__ void append(bool want, std::uint32_t v, std::uint32_t
 }  // namespace resident
 
 // One block of kResidentBlock threads solves from `source`, writing every
-// vertex's label; kOffsetsShared copies the offsets into shared memory
-// first (where they fit, resident_shared_bytes). With `local_steps` > 0 each
+// vertex's label; kLayout says what it copies into shared memory first
+// beside the distances (ResidentLayout). With `local_steps` > 0 each
 // warp, after relaxing its share of a step's entries, relaxes what it
 // improved itself, up to `local_steps` times, with warp barriers only, before
 // the step's block barrier; 0: one hop per block barrier.
-template <class Codec, bool kOffsetsShared>
+template <class Codec, ResidentLayout kLayout>
 __global__ void __launch_bounds__(kResidentBlock, 1)
     resident_near_far(GraphView<typename Codec::Weight> g, label_t* labels, std::uint32_t source,
                       typename Codec::Delta delta, std::uint32_t local_steps, ResidentStats* stats) {
@@ -162,7 +182,11 @@ __global__ void __launch_bounds__(kResidentBlock, 1)
   const unsigned below = (1u << lane) - 1;
   const std::uint32_t n = g.num_vertices;
   const std::uint32_t words = (n + 31) / 32;
-  std::uint32_t* dist = resident_smem;  // Traits' 32-bit distances
+  static_assert(sizeof(typename Codec::Weight) == 4, "an arc in shared memory is two 32-bit words");
+  constexpr bool kArcsShared = kLayout == ResidentLayout::Arcs;
+  constexpr bool kOffsetsShared = kLayout != ResidentLayout::Distances;
+  uint2* shared_arcs = reinterpret_cast<uint2*>(resident_smem);  // (target, weight bits) where kArcsShared
+  std::uint32_t* dist = resident_smem + (kArcsShared ? 2 * g.offsets[n] : 0);  // Traits' 32-bit distances
   std::uint32_t* bits = dist + n;       // overflow bitmap
   std::uint32_t* queue[2] = {bits + words, bits + words + kResidentQueue};
   std::uint32_t* warp_queue = queue[1] + kResidentQueue + warp * kResidentWarpQueue;  // this warp's
@@ -173,6 +197,11 @@ __global__ void __launch_bounds__(kResidentBlock, 1)
   for (std::uint32_t w = tid; w < words; w += kResidentBlock) bits[w] = 0;
   if constexpr (kOffsetsShared) {
     for (std::uint32_t v = tid; v <= n; v += kResidentBlock) shared_offsets[v] = static_cast<std::uint32_t>(g.offsets[v]);
+  }
+  if constexpr (kArcsShared) {
+    const std::uint32_t m = static_cast<std::uint32_t>(g.offsets[n]);
+    for (std::uint32_t e = tid; e < m; e += kResidentBlock)
+      shared_arcs[e] = make_uint2(__ldg(g.targets + e), resident::weight_bits(__ldg(g.weights + e)));
   }
   if (tid == 0) {
     for (int i = 0; i < 3; ++i) c.count[i] = c.overflow[i] = c.progress[i] = c.local[i] = 0;
@@ -292,8 +321,14 @@ __global__ void __launch_bounds__(kResidentBlock, 1)
 #pragma unroll
         for (unsigned k = 0; k < kResidentArcsPerPass; ++k)
           if (k0 + k < degree) {
-            t[k] = __ldg(g.targets + first + k0 + k);
-            w[k] = __ldg(g.weights + first + k0 + k);
+            if constexpr (kArcsShared) {
+              const uint2 arc = shared_arcs[first + k0 + k];
+              t[k] = arc.x;
+              w[k] = resident::weight_from_bits<typename Codec::Weight>(arc.y);
+            } else {
+              t[k] = __ldg(g.targets + first + k0 + k);
+              w[k] = __ldg(g.weights + first + k0 + k);
+            }
           }
         unsigned improved = 0;
 #pragma unroll
@@ -399,8 +434,14 @@ __global__ void __launch_bounds__(kResidentBlock, 1)
   __syncthreads();
   for (std::uint32_t v = tid; v < n; v += kResidentBlock)
     labels[v] = (static_cast<label_t>(dist[v]) << 32) | Codec::kNoPred;
-  atomicAdd(&stats->relaxations, relaxations);
+  // Every field is written (the caller does not clear them first).
+  for (unsigned offset = 16; offset > 0; offset /= 2) relaxations += __shfl_down_sync(kFull, relaxations, offset);
+  if (lane == 0) c.warp_relaxations[warp] = relaxations;
+  __syncthreads();
   if (tid == 0) {
+    unsigned long long total = 0;
+    for (unsigned w = 0; w < kResidentWarps; ++w) total += c.warp_relaxations[w];
+    stats->relaxations = total;
     stats->steps = steps;
     stats->local_steps = local_total;
     stats->phases = phases;

@@ -167,6 +167,11 @@ struct SolverOptions {
   // one hop per block barrier); -1: the default, kResidentLocalSteps
   // (docs/TUNING.md, "Resident block: warp-local steps").
   int resident_local_steps = -1;
+  // The resident block copies the arcs into shared memory too where they
+  // fit beside the distances (graphs of a few thousand vertices; every hop
+  // then loads its arcs from shared memory, not L2); false: never (to
+  // compare; docs/TUNING.md, "Resident block: arcs in shared memory").
+  bool resident_shared_arcs = true;
 };
 
 template <class Weight>
@@ -192,6 +197,8 @@ struct SolveResult {
   // The whole solve ran in the resident block (SolverOptions::resident_block):
   // its steps are rounds_narrow, its windows buckets_processed.
   bool resident = false;
+  // ... with the arcs in shared memory too (SolverOptions::resident_shared_arcs).
+  bool resident_shared_arcs = false;
   double delta = 0;                   // the delta used
 };
 

@@ -180,10 +180,10 @@ struct SolverImpl {
   bool packed = true;          // integer weights: distances fit the packed label
   bool has_zero_weights = false;
   // The resident regime's rule (solver.hpp, SolverOptions::resident_block):
-  // near-far solves without predecessors run in one block, with the offsets
-  // in shared memory too where `resident_offsets_shared`.
+  // near-far solves without predecessors run in one block, with what
+  // `resident_layout` says in shared memory beside the distances.
   bool resident = false;
-  bool resident_offsets_shared = false;
+  ResidentLayout resident_layout = ResidentLayout::Distances;
   std::uint32_t resident_local_steps = 0;  // SolverOptions::resident_local_steps, resolved
   std::uint64_t shared_optin_bytes = 0;  // the device's largest dynamic shared memory per block
   unsigned max_weight_bits = 0;  // the largest weight at construction (its bits, for float)
@@ -311,10 +311,13 @@ struct SolverImpl {
   // or resident_any_shape. The kernels' shared-memory limit is raised here,
   // once, not in every solve's timed launch.
   void decide_resident(const graph::Csr<Weight>& g) {
-    const auto fits = [&](bool offsets_shared) { return resident_fits(n, offsets_shared, shared_optin_bytes); };
+    const auto fits = [&](ResidentLayout layout) { return resident_fits(n, m, layout, shared_optin_bytes); };
     resident = false;
-    if (!options.resident_block || !options.single_block_loop || !packed || n == 0 || !fits(false)) return;
-    resident_offsets_shared = fits(true);
+    if (!options.resident_block || !options.single_block_loop || !packed || n == 0 || !fits(ResidentLayout::Distances))
+      return;
+    resident_layout = options.resident_shared_arcs && fits(ResidentLayout::Arcs) ? ResidentLayout::Arcs
+                      : fits(ResidentLayout::Offsets) ? ResidentLayout::Offsets
+                                                      : ResidentLayout::Distances;
     if (options.resident_any_shape) {
       resident = true;
     } else {
@@ -328,8 +331,9 @@ struct SolverImpl {
       // The limit belongs to the kernel, not to this solver: every solver
       // raises it to the device's largest, so that one made for a smaller
       // graph never lowers it under another's launch.
-      for (const auto kernel :
-           {resident_near_far<PackedCodec<Weight>, true>, resident_near_far<PackedCodec<Weight>, false>}) {
+      for (const auto kernel : {resident_near_far<PackedCodec<Weight>, ResidentLayout::Distances>,
+                                resident_near_far<PackedCodec<Weight>, ResidentLayout::Offsets>,
+                                resident_near_far<PackedCodec<Weight>, ResidentLayout::Arcs>}) {
         cudaFuncAttributes attr{};
         SSSP_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
         SSSP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -998,19 +1002,30 @@ struct SolverImpl {
   }
 
   // A near-far solve from `source` in the resident block (resident_block.cuh):
-  // one launch writes every label; its counts come back through the scratch
-  // word and the pinned state buffer. Steps count as narrow rounds (a single
-  // block runs them).
+  // one launch writes every label and its counts into the scratch buffer,
+  // which resident_stats reads once the solve's stop event is recorded (no
+  // host round trip inside the timed solve).
   template <class Codec>
-  StrategyStats run_resident(std::uint32_t source, typename Codec::Delta delta) {
+  void launch_resident(std::uint32_t source, typename Codec::Delta delta) {
     static_assert(sizeof(ResidentStats) <= 256, "the resident stats fit the scratch buffer");
-    auto* dstats = scratch.as<ResidentStats>();
-    SSSP_CUDA_CHECK(cudaMemsetAsync(dstats, 0, sizeof(ResidentStats), stream));
-    const auto kernel = resident_offsets_shared ? resident_near_far<Codec, true> : resident_near_far<Codec, false>;
-    kernel<<<1, kResidentBlock, resident_shared_bytes(n, resident_offsets_shared), stream>>>(
-        ws.graph, ws.labels, source, delta, resident_local_steps, dstats);
+    const auto launch = [&](auto kernel) {
+      kernel<<<1, kResidentBlock, resident_shared_bytes(n, m, resident_layout), stream>>>(
+          ws.graph, ws.labels, source, delta, resident_local_steps, scratch.as<ResidentStats>());
+    };
+    switch (resident_layout) {
+      case ResidentLayout::Distances: launch(resident_near_far<Codec, ResidentLayout::Distances>); break;
+      case ResidentLayout::Offsets: launch(resident_near_far<Codec, ResidentLayout::Offsets>); break;
+      case ResidentLayout::Arcs: launch(resident_near_far<Codec, ResidentLayout::Arcs>); break;
+    }
     SSSP_CHECK_LAUNCH("resident_near_far");
-    SSSP_CUDA_CHECK(cudaMemcpyAsync(host_state.as<void>(), dstats, sizeof(ResidentStats), cudaMemcpyDeviceToHost, stream));
+  }
+
+  // The counts of the resident solve just launched, through the pinned state
+  // buffer (synchronises the stream). Steps count as narrow rounds (a single
+  // block runs them).
+  StrategyStats resident_stats() {
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(host_state.as<void>(), scratch.as<ResidentStats>(), sizeof(ResidentStats),
+                                    cudaMemcpyDeviceToHost, stream));
     SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
     ResidentStats r{};
     std::memcpy(&r, host_state.as<void>(), sizeof r);
@@ -1037,7 +1052,7 @@ struct SolverImpl {
     bool in_resident = false;
     if constexpr (Codec::kPackedPredecessors) {
       in_resident = resident && strategy == Strategy::NearFar && !options.predecessors;
-      if (in_resident) stats = run_resident<Codec>(source, delta);
+      if (in_resident) launch_resident<Codec>(source, delta);
     }
     if (!in_resident) {
       init_labels<Codec><<<grid_for(n, 256, ws.stream_grid), 256, 0, stream>>>(ws.labels, n, source);
@@ -1072,6 +1087,7 @@ struct SolverImpl {
       }
     }
     SSSP_CUDA_CHECK(cudaEventRecord(stop, stream));
+    if (in_resident) stats = resident_stats();
     SSSP_CUDA_CHECK(cudaEventSynchronize(stop));
     float elapsed_ms = 0;
     SSSP_CUDA_CHECK(cudaEventElapsedTime(&elapsed_ms, start, stop));
@@ -1085,6 +1101,7 @@ struct SolverImpl {
     result.full_splits_in_block = stats.block_splits;
     result.full_splits_in_grid = stats.grid_splits;
     result.resident = in_resident;
+    result.resident_shared_arcs = in_resident && resident_layout == ResidentLayout::Arcs;
     result.delta = static_cast<double>(delta);
 
     std::vector<label_t> host_labels(n);

@@ -559,34 +559,43 @@ TEST(SsspRandomGraphs, ResidentLocalSteps) {
   spec.roads = 700;
   spec.trees = 200;
   const auto road = test_support::road_like(spec, 81);
-  const auto check = [](const auto& g, const std::vector<vertex_id>& sources, const std::string& name) {
+  // The road-like graph (5,488 vertices, 10,731 arcs), its core and the
+  // grids have their arcs in shared memory by default (`shared_arcs`); the
+  // uniform graph (35,910 arcs) and the star do not fit them. Each runs with
+  // its arcs in L2 too.
+  const auto check = [](const auto& g, const std::vector<vertex_id>& sources, const std::string& name,
+                        bool shared_arcs) {
     using Weight = typename std::decay_t<decltype(g)>::weight_type;
     const double automatic = graph::auto_delta(g);
     for (const int steps : {0, 1, 3, -1, sssp::kResidentMaxLocalSteps}) {
       for (const double delta : {automatic, automatic * 0.01, 1e12}) {
-        sssp::SolverOptions opts;
-        opts.resident_any_shape = true;
-        opts.resident_local_steps = steps;
-        opts.delta = delta;
-        sssp::GpuSolver<Weight> solver(g, opts);
-        for (const vertex_id s : sources) {
-          const std::string what = name + " source " + std::to_string(s) + " local steps " +
-                                   std::to_string(steps) + " delta " + std::to_string(delta);
-          const auto got = solver.solve(s, sssp::Strategy::NearFar);
-          EXPECT_TRUE(got.resident) << what;
-          expect_distances<Weight>(graph::dijkstra(g, s), got.distances, what);
-          const std::uint64_t most = steps < 0 ? sssp::kResidentLocalSteps : static_cast<std::uint64_t>(steps);
-          EXPECT_LE(got.cluster_local_steps, most * got.rounds_narrow) << what;
+        for (const bool allow_shared_arcs : {true, false}) {
+          sssp::SolverOptions opts;
+          opts.resident_any_shape = true;
+          opts.resident_local_steps = steps;
+          opts.resident_shared_arcs = allow_shared_arcs;
+          opts.delta = delta;
+          sssp::GpuSolver<Weight> solver(g, opts);
+          for (const vertex_id s : sources) {
+            const std::string what = name + " source " + std::to_string(s) + " local steps " + std::to_string(steps) +
+                                     " delta " + std::to_string(delta) + (allow_shared_arcs ? "" : " arcs in L2");
+            const auto got = solver.solve(s, sssp::Strategy::NearFar);
+            EXPECT_TRUE(got.resident) << what;
+            EXPECT_EQ(got.resident_shared_arcs, shared_arcs && allow_shared_arcs) << what;
+            expect_distances<Weight>(graph::dijkstra(g, s), got.distances, what);
+            const std::uint64_t most = steps < 0 ? sssp::kResidentLocalSteps : static_cast<std::uint64_t>(steps);
+            EXPECT_LE(got.cluster_local_steps, most * got.rounds_narrow) << what;
+          }
         }
       }
     }
   };
-  check(road, {0, road.num_vertices / 2}, "road-like");
-  check(graph::contract_chains(road).core, {0, 7}, "road-like core");
-  check(generated("grid:60:80", "random:1:1000", 82), {0, 2400}, "grid:60:80");
-  check(generated("urand:3000:6", "random:0:3", 83), {1}, "urand:3000:6 w0..3");
-  check(to_float(generated("grid:25:40", "random:1:1000", 84)), {3}, "float grid:25:40");
-  check(star_with_chain(), {0}, "star of 20000");
+  check(road, {0, road.num_vertices / 2}, "road-like", true);
+  check(graph::contract_chains(road).core, {0, 7}, "road-like core", true);
+  check(generated("grid:60:80", "random:1:1000", 82), {0, 2400}, "grid:60:80", true);
+  check(generated("urand:3000:6", "random:0:3", 83), {1}, "urand:3000:6 w0..3", false);
+  check(to_float(generated("grid:25:40", "random:1:1000", 84)), {3}, "float grid:25:40", true);
+  check(star_with_chain(), {0}, "star of 20000", false);
 
   // A chain of 5000 vertices: with local steps the wave runs on between
   // block barriers.

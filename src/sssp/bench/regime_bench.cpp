@@ -12,7 +12,8 @@
 //   regime_bench [--runs N] [--seed S] [--strategy NAME]... [--narrow-max-arcs A,B,...]
 //                [--configs default,no-narrow,no-persistent,no-medium,no-cluster,no-block-split,
 //                          no-grid-split,
-//                          cluster-any-shape,no-resident,resident-any-shape,input-order,degree-order,rcm-order]
+//                          cluster-any-shape,no-resident,resident-any-shape,resident-global-arcs,
+//                          input-order,degree-order,rcm-order]
 //                [--cluster-local-steps A,B,...] [--resident-local-steps A,B,...]
 //                [--delta-factors F,F,...]
 //                [--wide-blocks-per-sm A,B,...]
@@ -56,6 +57,7 @@ struct Config {
   int resident_local_steps = -1;  // SolverOptions::resident_local_steps
   bool resident_block = true;
   bool resident_any_shape = false;
+  bool resident_shared_arcs = true;
   bool block_split = true;
   bool grid_split = true;
   double delta_factor = 1;  // times the auto delta
@@ -112,6 +114,10 @@ Config named_config(const std::string& name) {
     c.resident_any_shape = true;
     return c;
   }
+  if (name == "resident-global-arcs") {
+    c.resident_shared_arcs = false;
+    return c;
+  }
   if (name == "no-grid-split") {
     c.grid_split = false;
     return c;
@@ -127,7 +133,7 @@ Config named_config(const std::string& name) {
     return c;
   }
   throw std::invalid_argument("regime_bench: unknown configuration '" + name +
-                              "' (default, no-narrow, no-persistent, no-medium, no-cluster, no-block-split, no-grid-split, cluster-any-shape, no-resident, resident-any-shape, input-order, degree-order, rcm-order)");
+                              "' (default, no-narrow, no-persistent, no-medium, no-cluster, no-block-split, no-grid-split, cluster-any-shape, no-resident, resident-any-shape, resident-global-arcs, input-order, degree-order, rcm-order)");
 }
 
 Args parse(int argc, char** argv) {
@@ -243,6 +249,7 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
       opts.resident_local_steps = c.resident_local_steps;
       opts.resident_block = c.resident_block;
       opts.resident_any_shape = c.resident_any_shape;
+      opts.resident_shared_arcs = c.resident_shared_arcs;
       opts.block_split = c.block_split;
       opts.grid_split = c.grid_split;
       opts.vertex_ordering = c.ordering;
@@ -258,7 +265,7 @@ void bench(const std::string& name, const graph::Csr<Weight>& g, const Args& a) 
       }
       const double med = graph::median(ms);
       if (first_ms == 0) first_ms = med;
-      std::cout << "| " << sssp::to_string(strategy) << " | " << c.name << (last.resident ? " (resident)" : "") << " | "
+      std::cout << "| " << sssp::to_string(strategy) << " | " << c.name << (last.resident ? (last.resident_shared_arcs ? " (resident, shared arcs)" : " (resident)") : "") << " | "
                 << sssp::to_string(solver.vertex_ordering()) << " (" << std::fixed << std::setprecision(1)
                 << solver.reorder_ms() << ") | " << std::setprecision(3) << med << " | " << last.iterations << " | " << last.rounds_narrow << " | " << last.rounds_cluster << " | " << last.rounds_wide << " | "
                 << last.cluster_local_steps << " | " << std::setprecision(2)
