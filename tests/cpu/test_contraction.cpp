@@ -50,6 +50,12 @@ void expect_exact(const IntCsr& g, const ChainContraction& c, ContractionQuery& 
   const TreeCheck tree = check_shortest_path_tree(g, source, dist, pred);
   ASSERT_EQ(tree.errors, 0u) << what << ", source " << source << ": "
                              << (tree.examples.empty() ? "" : tree.examples.front());
+  // Distances alone take expand's other loop (no branch per vertex).
+  std::vector<std::uint64_t> dist_only(g.num_vertices);
+  q.expand(core_dist.data(), nullptr, dist_only.data(), nullptr, 2);
+  for (vertex_id v = 0; v < g.num_vertices; ++v)
+    ASSERT_EQ(expected[v], dist_only[v]) << what << ", distances only, source " << source << ", vertex " << v
+                                         << (c.core_of[v] == kNoVertex ? " (piece)" : " (core)");
 }
 
 void expect_exact_all_sources(const IntCsr& g, const std::string& what, std::uint32_t max_sources = 400) {

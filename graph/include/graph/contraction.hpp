@@ -35,11 +35,14 @@ namespace graph {
 
 // A piece vertex's distance from one core vertex: `offset` more than the core
 // vertex's, reached from `pred` (its neighbour on that path).
+// 16 bytes, no padding: the read-off (ContractionQuery::expand) streams two
+// per vertex.
 struct ContractionAnchor {
   vertex_id core = kNoVertex;  // id in the core graph; kNoVertex: no such path
-  std::uint64_t offset = 0;
   vertex_id pred = kNoVertex;  // original id
+  std::uint64_t offset = 0;
 };
+static_assert(sizeof(ContractionAnchor) == 16, "an anchor packs into 16 bytes");
 
 struct ChainContraction {
   // The core graph: vertices 0 .. k-1 are the junctions (original ids in

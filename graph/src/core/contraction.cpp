@@ -146,7 +146,7 @@ ChainContraction contract_chains(const IntCsr& g) {
       if (fw[j] == kNoArc) whole = false;
       sum += whole ? fw[j] : 0;
       c.piece[inner[j]] = piece;
-      if (whole) c.anchors[2 * std::size_t{inner[j]}] = {a, sum, j ? inner[j - 1] : a};
+      if (whole) c.anchors[2 * std::size_t{inner[j]}] = {a, j ? inner[j - 1] : a, sum};
     }
     if (whole && fw[k] != kNoArc && a != b) shortcuts.push_back({a, b, sum + fw[k], inner[k - 1]});
     sum = 0;
@@ -154,7 +154,7 @@ ChainContraction contract_chains(const IntCsr& g) {
     for (std::size_t j = k; j-- > 0;) {
       if (bw[j + 1] == kNoArc) whole = false;
       sum += whole ? bw[j + 1] : 0;
-      if (whole) c.anchors[2 * std::size_t{inner[j]} + 1] = {b, sum, j + 1 < k ? inner[j + 1] : b};
+      if (whole) c.anchors[2 * std::size_t{inner[j]} + 1] = {b, j + 1 < k ? inner[j + 1] : b, sum};
     }
     if (whole && bw[0] != kNoArc && a != b) shortcuts.push_back({b, a, sum + bw[0], inner[0]});
   };
@@ -237,11 +237,11 @@ ChainContraction contract_chains(const IntCsr& g) {
     const std::uint64_t w = arc_weight(g, p, v);
     if (w == kNoArc) continue;
     if (is_core[p]) {
-      c.anchors[2 * std::size_t{v}] = {c.core_of[p], w, p};
+      c.anchors[2 * std::size_t{v}] = {c.core_of[p], p, w};
     } else {
       for (std::size_t side = 0; side < 2; ++side) {
         const ContractionAnchor& up = c.anchors[2 * std::size_t{p} + side];
-        if (up.core != kNoVertex) c.anchors[2 * std::size_t{v} + side] = {up.core, up.offset + w, p};
+        if (up.core != kNoVertex) c.anchors[2 * std::size_t{v} + side] = {up.core, p, up.offset + w};
       }
     }
   }
@@ -432,40 +432,64 @@ void ContractionQuery::expand(const Dist* core_dist, const vertex_id* core_pred,
     return it != last && *it == cv ? c_.via[static_cast<std::size_t>(it - core.targets.begin())] : kNoVertex;
   };
   const int team = threads > 0 ? threads : omp_get_max_threads();
+  if (!want_pred && c_.entry > 0) {
+    // Distances only, without a branch per vertex: whether v is a core
+    // vertex, whether an anchor exists and which anchor is nearer are all
+    // unpredictable in the input's order, and their mispredictions, not the
+    // 40 bytes a vertex reads, had set this loop's speed. A core vertex is
+    // its own anchor at offset 0; a missing anchor reads core vertex 0 and
+    // is then masked to infinity.
+    const auto reach = [&](vertex_id core_vertex, Dist offset) -> Dist {
+      const bool none = core_vertex == kNoVertex;
+      const Dist base = core_dist[none ? 0 : core_vertex];
+      return none || base == kInf ? kInf : base + offset;
+    };
 #pragma omp parallel for schedule(static) num_threads(team) if (n >= (1u << 15))
-  for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
-    const auto v = static_cast<vertex_id>(i);
-    if (const vertex_id cv = c_.core_of[v]; cv != kNoVertex) {
-      dist[v] = core_dist[cv];
-      if (want_pred) pred[v] = map_pred(cv);
-      continue;
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
+      const auto v = static_cast<vertex_id>(i);
+      const vertex_id cv = c_.core_of[v];
+      const ContractionAnchor* anchor = &c_.anchors[2 * std::size_t{v}];
+      const bool in_core = cv != kNoVertex;
+      const Dist d0 = reach(in_core ? cv : anchor[0].core, in_core ? 0 : anchor[0].offset);
+      const Dist d1 = reach(in_core ? kNoVertex : anchor[1].core, anchor[1].offset);
+      dist[v] = std::min(d0, d1);
     }
-    // Ties (zero-weight arcs) must not let a chain's vertices and its ends
-    // point at each other: prefer an anchor whose junction was not reached
-    // through this piece, then the one nearer the source, then the first.
-    // Two vertices of one piece see the same anchors and so pick the same
-    // direction, and a junction reached through the chain is never picked
-    // on a tie.
-    const ContractionAnchor* anchor = &c_.anchors[2 * std::size_t{v}];
-    Dist d[2];
-    for (int side = 0; side < 2; ++side)
-      d[side] = anchor[side].core == kNoVertex || core_dist[anchor[side].core] == kInf
-                    ? kInf
-                    : core_dist[anchor[side].core] + anchor[side].offset;
-    int pick = d[1] < d[0] ? 1 : 0;
-    if (want_pred && d[0] == d[1] && d[0] != kInf) {  // only ties need the junctions' predecessors
-      const auto through_piece = [&](vertex_id junction) {
-        const vertex_id p = map_pred(junction);
-        return p != kNoVertex && c_.piece[p] == c_.piece[v];
-      };
-      const bool through0 = through_piece(anchor[0].core), through1 = through_piece(anchor[1].core);
-      if (through1 < through0 || (through1 == through0 && core_dist[anchor[1].core] < core_dist[anchor[0].core]))
-        pick = 1;
+  } else {
+#pragma omp parallel for schedule(static) num_threads(team) if (n >= (1u << 15))
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
+      const auto v = static_cast<vertex_id>(i);
+      if (const vertex_id cv = c_.core_of[v]; cv != kNoVertex) {
+        dist[v] = core_dist[cv];
+        if (want_pred) pred[v] = map_pred(cv);
+        continue;
+      }
+      // Ties (zero-weight arcs) must not let a chain's vertices and its ends
+      // point at each other: prefer an anchor whose junction was not reached
+      // through this piece, then the one nearer the source, then the first.
+      // Two vertices of one piece see the same anchors and so pick the same
+      // direction, and a junction reached through the chain is never picked
+      // on a tie.
+      const ContractionAnchor* anchor = &c_.anchors[2 * std::size_t{v}];
+      Dist d[2];
+      for (int side = 0; side < 2; ++side)
+        d[side] = anchor[side].core == kNoVertex || core_dist[anchor[side].core] == kInf
+                      ? kInf
+                      : core_dist[anchor[side].core] + anchor[side].offset;
+      int pick = d[1] < d[0] ? 1 : 0;
+      if (want_pred && d[0] == d[1] && d[0] != kInf) {  // only ties need the junctions' predecessors
+        const auto through_piece = [&](vertex_id junction) {
+          const vertex_id p = map_pred(junction);
+          return p != kNoVertex && c_.piece[p] == c_.piece[v];
+        };
+        const bool through0 = through_piece(anchor[0].core), through1 = through_piece(anchor[1].core);
+        if (through1 < through0 || (through1 == through0 && core_dist[anchor[1].core] < core_dist[anchor[0].core]))
+          pick = 1;
+      }
+      const Dist best = d[pick];
+      const vertex_id from = best == kInf ? kNoVertex : anchor[pick].pred;
+      dist[v] = best;
+      if (want_pred) pred[v] = from;
     }
-    const Dist best = d[pick];
-    const vertex_id from = best == kInf ? kNoVertex : anchor[pick].pred;
-    dist[v] = best;
-    if (want_pred) pred[v] = from;
   }
   // The source's own piece: its paths inside the piece win ties.
   for (const vertex_id v : touched_)
