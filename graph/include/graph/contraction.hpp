@@ -109,8 +109,9 @@ class ContractionQuery {
   std::uint64_t local_relaxations() const { return local_relaxations_; }
 
   // dist (and pred, when both core_pred and pred are given) for every
-  // original vertex from the core solve's distances (core_dist: at least
-  // entry entries, infinite_distance<uint32_t>() for unreachable) and predecessors.
+  // original vertex from the core solve's distances (core_dist: one entry
+  // per vertex of the core graph, the entry and sinks included, so at least
+  // three; infinite_distance<uint32_t>() for unreachable) and predecessors.
   // Uses up to `threads` OpenMP threads (0: all).
   void expand(const Dist* core_dist, const vertex_id* core_pred, Dist* dist, vertex_id* pred, int threads = 0) const;
   // expand's last step's data, for a read-off done elsewhere (on a GPU):

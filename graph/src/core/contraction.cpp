@@ -432,18 +432,20 @@ void ContractionQuery::expand(const Dist* core_dist, const vertex_id* core_pred,
     return it != last && *it == cv ? c_.via[static_cast<std::size_t>(it - core.targets.begin())] : kNoVertex;
   };
   const int team = threads > 0 ? threads : omp_get_max_threads();
-  if (!want_pred && c_.entry > 0) {
+  // An anchor's distance, by selects: a missing anchor reads core-graph
+  // vertex 0 (there is always one: the entry and sinks are core-graph
+  // vertices) and is masked to infinity.
+  const auto reach = [&](vertex_id core_vertex, Dist offset) -> Dist {
+    const bool none = core_vertex == kNoVertex;
+    const Dist base = core_dist[none ? 0 : core_vertex];
+    return none || base == kInf ? kInf : base + offset;
+  };
+  if (!want_pred) {
     // Distances only, without a branch per vertex: whether v is a core
     // vertex, whether an anchor exists and which anchor is nearer are all
     // unpredictable in the input's order, and their mispredictions, not the
     // 40 bytes a vertex reads, had set this loop's speed. A core vertex is
-    // its own anchor at offset 0; a missing anchor reads core vertex 0 and
-    // is then masked to infinity.
-    const auto reach = [&](vertex_id core_vertex, Dist offset) -> Dist {
-      const bool none = core_vertex == kNoVertex;
-      const Dist base = core_dist[none ? 0 : core_vertex];
-      return none || base == kInf ? kInf : base + offset;
-    };
+    // its own anchor at offset 0.
 #pragma omp parallel for schedule(static) num_threads(team) if (n >= (1u << 15))
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
       const auto v = static_cast<vertex_id>(i);
@@ -455,12 +457,13 @@ void ContractionQuery::expand(const Dist* core_dist, const vertex_id* core_pred,
       dist[v] = std::min(d0, d1);
     }
   } else {
+    // With predecessors: ties need the rule below, so this loop branches.
 #pragma omp parallel for schedule(static) num_threads(team) if (n >= (1u << 15))
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
       const auto v = static_cast<vertex_id>(i);
       if (const vertex_id cv = c_.core_of[v]; cv != kNoVertex) {
         dist[v] = core_dist[cv];
-        if (want_pred) pred[v] = map_pred(cv);
+        pred[v] = map_pred(cv);
         continue;
       }
       // Ties (zero-weight arcs) must not let a chain's vertices and its ends
@@ -470,13 +473,9 @@ void ContractionQuery::expand(const Dist* core_dist, const vertex_id* core_pred,
       // direction, and a junction reached through the chain is never picked
       // on a tie.
       const ContractionAnchor* anchor = &c_.anchors[2 * std::size_t{v}];
-      Dist d[2];
-      for (int side = 0; side < 2; ++side)
-        d[side] = anchor[side].core == kNoVertex || core_dist[anchor[side].core] == kInf
-                      ? kInf
-                      : core_dist[anchor[side].core] + anchor[side].offset;
+      const Dist d[2] = {reach(anchor[0].core, anchor[0].offset), reach(anchor[1].core, anchor[1].offset)};
       int pick = d[1] < d[0] ? 1 : 0;
-      if (want_pred && d[0] == d[1] && d[0] != kInf) {  // only ties need the junctions' predecessors
+      if (d[0] == d[1] && d[0] != kInf) {  // only ties need the junctions' predecessors
         const auto through_piece = [&](vertex_id junction) {
           const vertex_id p = map_pred(junction);
           return p != kNoVertex && c_.piece[p] == c_.piece[v];
@@ -488,7 +487,7 @@ void ContractionQuery::expand(const Dist* core_dist, const vertex_id* core_pred,
       const Dist best = d[pick];
       const vertex_id from = best == kInf ? kNoVertex : anchor[pick].pred;
       dist[v] = best;
-      if (want_pred) pred[v] = from;
+      pred[v] = from;
     }
   }
   // The source's own piece: its paths inside the piece win ties.
