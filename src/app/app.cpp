@@ -662,6 +662,10 @@ void Runner<Weight>::decide_contraction() {
                                                          : "auto: hop diameter estimate " + std::to_string(hops) +
                                                                " >= " + std::to_string(kContractMinHops) +
                                                                ", the core keeps 75% of the vertices or less";
+      info.core_on_host = c.core_vertices() <= sssp::kHostCoreMaxVertices &&
+                          std::any_of(algorithms_.begin(), algorithms_.end(), [&](Algorithm a) {
+                            return runs_on_gpu(a) && !uses_hierarchy(a) && !plan_.has(a);
+                          });
       contraction_ = std::move(c);
       cpu_core_ = std::make_unique<graph::IntCsr>(contraction_->core);
       cpu_query_ = std::make_unique<graph::ContractionQuery>(*contraction_, g_);

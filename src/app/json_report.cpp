@@ -187,6 +187,7 @@ json to_json(const AppOptions& options, const RunSummary& run) {
                         {"tree_vertices", c.tree_vertices},
                         {"chain_vertices", c.chain_vertices},
                         {"ms", c.ms},
+                        {"core_on_host", c.core_on_host},
                         {"hierarchy", c.hierarchy ? json{{"ms", c.hierarchy_ms},
                                                          {"shortcuts", c.hierarchy_shortcuts},
                                                          {"levels", c.hierarchy_levels}}

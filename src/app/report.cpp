@@ -276,7 +276,10 @@ std::string format_contraction_line(const ContractionInfo& c, std::uint64_t vert
          format_fixed(share, 1) + "%), " + std::to_string(c.core_arcs) + " of " + std::to_string(arcs) + " arcs (" +
          std::to_string(c.shortcuts) + " shortcuts); " + std::to_string(c.tree_vertices) + " tree and " +
          std::to_string(c.chain_vertices) + " chain vertices read off after each solve; " + format_fixed(c.ms, 1) +
-         " ms, once (" + c.reason + ")\n";
+         " ms, once (" + c.reason + ")\n" +
+         (c.core_on_host ? "              a core this small is solved on the host (Dijkstra): a GPU solve's fixed cost "
+                           "is larger\n"
+                         : "");
 }
 
 std::string format_hierarchy_line(const ContractionInfo& c) {

@@ -231,6 +231,9 @@ struct ContractionInfo {
   std::uint64_t core_vertices = 0, core_arcs = 0, shortcuts = 0;
   std::uint64_t tree_vertices = 0, chain_vertices = 0;
   double ms = 0;  // host time to contract (once per graph, not in any solve time)
+  // The GPU strategies solve a core this small (sssp::kHostCoreMaxVertices)
+  // by Dijkstra on the host.
+  bool core_on_host = false;
   // --strategy phast: the contraction hierarchy over the core (graph/hierarchy.hpp).
   bool hierarchy = false;
   double hierarchy_ms = 0;  // host time to build it (once per graph, not in any solve time)

@@ -1,7 +1,9 @@
 #include "sssp/contracted_solver.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "graph/reference.hpp"
 
@@ -20,7 +22,10 @@ ContractedGpuSolver::ContractedGpuSolver(const graph::IntCsr& g, const graph::Ch
       c_(c),
       predecessors_(options.predecessors),
       core_(std::make_unique<GpuSolver<std::uint32_t>>(c.core, options)),
-      query_(c, g) {}
+      query_(c, g),
+      core_on_host_(c.core_vertices() <= kHostCoreMaxVertices) {
+  if (core_on_host_) host_core_ = c.core;
+}
 
 ContractedGpuSolver::~ContractedGpuSolver() = default;
 
@@ -28,6 +33,10 @@ GpuSolver<std::uint32_t>& ContractedGpuSolver::core_solver() { return *core_; }
 
 SolveResult<std::uint32_t> ContractedGpuSolver::solve(graph::vertex_id source, Strategy strategy, double delta,
                                                       ContractedSolveTimes* times) {
+  // As GpuSolver::solve checks it, also where the core is solved on the host
+  // (which needs no delta): one contract for every core size.
+  if (!(delta > 0) || !std::isfinite(delta))
+    throw std::invalid_argument("sssp: delta must be a positive number, got " + std::to_string(delta));
   if (source >= g_.num_vertices)
     throw std::out_of_range("sssp: source vertex " + std::to_string(source) + " is out of range (the graph has " +
                             std::to_string(g_.num_vertices) + " vertices, numbered from 0 here)");
@@ -46,6 +55,7 @@ SolveResult<std::uint32_t> ContractedGpuSolver::solve(graph::vertex_id source, S
     if (times) *times = t;
     return out;
   }
+  if (core_on_host_) return solve_core_on_host(t0, delta, times);
   core_->rewrite_arcs(c_.core.offsets[c_.entry], query_.entry_targets(), query_.entry_weights());
   const auto t1 = Clock::now();
   t.piece_ms = ms_between(t0, t1);
@@ -70,6 +80,32 @@ SolveResult<std::uint32_t> ContractedGpuSolver::solve(graph::vertex_id source, S
   out.full_splits_in_block = core.full_splits_in_block;
   out.full_splits_in_grid = core.full_splits_in_grid;
   out.delta = core.delta;
+  if (times) *times = t;
+  return out;
+}
+
+SolveResult<std::uint32_t> ContractedGpuSolver::solve_core_on_host(Clock::time_point t0, double delta,
+                                                                   ContractedSolveTimes* times) {
+  ContractedSolveTimes t;
+  t.core_on_host = true;
+  query_.apply_entry(host_core_);
+  const auto t1 = Clock::now();
+  t.piece_ms = ms_between(t0, t1);
+  std::vector<graph::vertex_id> core_pred;
+  graph::CpuSolveStats stats;
+  const auto core_dist =
+      graph::dijkstra(host_core_, query_.core_source(), predecessors_ ? &core_pred : nullptr, &stats);
+  const auto t2 = Clock::now();
+  t.core_ms = ms_between(t1, t2);
+  SolveResult<std::uint32_t> out;
+  out.distances.resize(g_.num_vertices);
+  if (predecessors_) out.predecessors.resize(g_.num_vertices);
+  query_.expand(core_dist.data(), predecessors_ ? core_pred.data() : nullptr, out.distances.data(),
+                predecessors_ ? out.predecessors.data() : nullptr);
+  t.expand_ms = ms_between(t2, Clock::now());
+  out.solve_ms = t.piece_ms + t.core_ms + t.expand_ms;
+  out.relaxations = stats.relaxations + query_.local_relaxations();
+  out.delta = delta;
   if (times) *times = t;
   return out;
 }

@@ -5,6 +5,7 @@
 // there). Results are in the original graph's ids, like GpuSolver's.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -15,12 +16,19 @@
 
 namespace sssp {
 
+// A core of at most this many vertices is solved on the host by Dijkstra:
+// a GPU solve's fixed cost (its launches, copies and synchronisations, about
+// 25-30 microseconds on an H100) exceeds a Dijkstra over a core that small
+// (docs/TUNING.md, "Chain contraction: tiny cores on the host").
+inline constexpr graph::vertex_id kHostCoreMaxVertices = 64;
+
 // A contracted solve's host-side parts, beside SolveResult's fields.
 struct ContractedSolveTimes {
-  double core_ms = 0;    // the core solve (CUDA events, GpuSolver's solve_ms)
+  double core_ms = 0;    // the core solve (CUDA events, GpuSolver's solve_ms; host clock where core_on_host)
   double piece_ms = 0;   // host: the source's piece search and the entry arcs' upload
   double expand_ms = 0;  // host: core distances to every vertex
   bool fell_back = false;  // the entry did not fit an arc: solved by Dijkstra on the host instead
+  bool core_on_host = false;  // the core (kHostCoreMaxVertices or fewer vertices) was solved on the host
 };
 
 class ContractedGpuSolver {
@@ -32,6 +40,8 @@ class ContractedGpuSolver {
   ContractedGpuSolver& operator=(const ContractedGpuSolver&) = delete;
 
   GpuSolver<std::uint32_t>& core_solver();
+  // The core is small enough (kHostCoreMaxVertices) to be solved on the host.
+  bool core_on_host() const { return core_on_host_; }
   // solve_ms is core_ms + piece_ms + expand_ms; the counters are the core
   // solve's (relaxations plus the piece search's). times (optional) gets the
   // parts.
@@ -44,6 +54,11 @@ class ContractedGpuSolver {
   bool predecessors_;
   std::unique_ptr<GpuSolver<std::uint32_t>> core_;
   graph::ContractionQuery query_;
+  bool core_on_host_;
+  graph::IntCsr host_core_;  // where core_on_host_: the core, its entry arcs rewritten per query
+  // solve()'s rest where core_on_host_, from the piece search begun at start.
+  SolveResult<std::uint32_t> solve_core_on_host(std::chrono::steady_clock::time_point start, double delta,
+                                                ContractedSolveTimes* times);
 };
 
 }  // namespace sssp

@@ -484,6 +484,17 @@ TEST_F(AppEndToEnd, ContractionIsReportedAndExact) {
   const nlohmann::json j = read_json(json);
   EXPECT_TRUE(j["contraction"]["used"].get<bool>());
   EXPECT_EQ(j["contraction"]["core_vertices"].get<std::uint64_t>(), 3u);
+  EXPECT_FALSE(j["contraction"]["core_on_host"].get<bool>()) << "no GPU strategy ran";
+  EXPECT_FALSE(contains(r.out, "a core this small is solved on the host")) << r.out;
+  // On a GPU, a core of 3 vertices is solved on the host, and the report says so.
+  if (sssp::gpu_available()) {
+    r = run({"--graph", mtx, "--source", "50", "--strategy", "near-far,bellman-ford", "--contract", "on",
+             "--validate", "--predecessors", "--json", json});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "a core this small is solved on the host (Dijkstra)")) << r.out;
+    EXPECT_TRUE(contains(r.out, "validation    passed")) << r.out;
+    EXPECT_TRUE(read_json(json)["contraction"]["core_on_host"].get<bool>());
+  }
   // PHAST on the host over the same core: exact, and the hierarchy reported.
   r = run({"--graph", mtx, "--random-sources", "5", "--device", "cpu", "--strategy", "phast-cpu,dijkstra", "--batch",
            "1", "--validate", "--json", json});

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpu_test_support.cuh"
@@ -103,6 +104,50 @@ TEST(SsspContraction, ChainsLongerThanAnArc) {
   spec.heavy_weight = 3'000'000'000u;  // shortcuts are cut; some entries fall back to the host
   spec.max_chain = 6;
   expect_exact(test_support::road_like(spec, 61), "heavy", {}, 20, 1.0);
+}
+
+// A core of at most kHostCoreMaxVertices vertices is solved on the host:
+// paths (one-way and both ways, as the chain road is), a few junctions with
+// long chains and trees, every source kind and strategy, with and without
+// predecessors; a larger core still goes to the GPU.
+TEST(SsspContraction, TinyCoresSolvedOnTheHost) {
+  SKIP_IF_NO_GPU();
+  std::vector<std::pair<std::string, graph::IntCsr>> graphs;
+  for (const bool both_ways : {false, true}) {
+    graph::Coo<std::uint32_t> path;
+    path.num_vertices = 1000;
+    for (graph::vertex_id v = 0; v + 1 < 1000; ++v) path.add(v, v + 1, 1 + v % 5);
+    graph::BuildOptions build;
+    build.symmetrize = both_ways;
+    graphs.emplace_back(both_ways ? "path both ways" : "one-way path", graph::build_csr(std::move(path), build));
+  }
+  test_support::RoadSpec small;
+  small.junctions = 12;
+  small.roads = 20;
+  small.trees = 8;
+  graphs.emplace_back("road-like, 12 junctions", test_support::road_like(small, 5));
+  for (const auto& [name, g] : graphs) {
+    const graph::ChainContraction c = graph::contract_chains(g);
+    ASSERT_LE(c.core_vertices(), sssp::kHostCoreMaxVertices) << name;
+    expect_exact(g, name, {}, 16, 1.0);
+    if (HasFatalFailure()) return;
+    sssp::ContractedGpuSolver solver(g, c, {});
+    EXPECT_TRUE(solver.core_on_host()) << name;
+    sssp::ContractedSolveTimes times;
+    const auto got = solver.solve(g.num_vertices - 1, sssp::Strategy::NearFar, 1.0, &times);
+    EXPECT_TRUE(times.core_on_host) << name;
+    EXPECT_THROW(solver.solve(0, sssp::Strategy::NearFar, 0.0), std::invalid_argument) << name;
+    EXPECT_FALSE(times.fell_back) << name;
+    EXPECT_NEAR(got.solve_ms, times.piece_ms + times.core_ms + times.expand_ms, 1e-9) << name;
+  }
+  const graph::IntCsr larger = test_support::road_like(seeded_spec(6), 6);
+  const graph::ChainContraction c = graph::contract_chains(larger);
+  ASSERT_GT(c.core_vertices(), sssp::kHostCoreMaxVertices);
+  sssp::ContractedGpuSolver solver(larger, c, {});
+  EXPECT_FALSE(solver.core_on_host());
+  sssp::ContractedSolveTimes times;
+  solver.solve(0, sssp::Strategy::NearFar, graph::auto_delta(c.core), &times);
+  EXPECT_FALSE(times.core_on_host);
 }
 
 namespace {
