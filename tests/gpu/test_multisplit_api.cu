@@ -163,37 +163,41 @@ TEST(MultisplitApi, UnalignedPointersAndOwnStream) {
   SKIP_IF_NO_GPU();
   cudaStream_t stream;
   ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
-  const std::uint32_t n = 150001, m = 45;
-  const std::vector<std::uint32_t> keys = random_keys(n, 10);
-  const std::vector<std::uint32_t> values = random_keys(n, 11);
-  const auto fn = multisplit::delta_buckets<std::uint32_t>::spanning(m);
-  std::vector<std::uint32_t> want_keys(n), want_values(n);
-  const auto want_offsets =
-      multisplit::reference::split_pairs(keys.data(), want_keys.data(), values.data(), want_values.data(), n, m, fn);
-  // Buffers shifted by 1 and 3 elements from their 256-byte aligned start.
-  DeviceArray<std::uint32_t> in_k(n + 1), out_k(n + 3), in_v(n + 3), out_v(n + 1), offsets(m + 1);
-  ASSERT_EQ(cudaMemcpy(in_k.get() + 1, keys.data(), n * 4, cudaMemcpyHostToDevice), cudaSuccess);
-  ASSERT_EQ(cudaMemcpy(in_v.get() + 3, values.data(), n * 4, cudaMemcpyHostToDevice), cudaSuccess);
-  for (const Method method : kMethods) {
-    SCOPED_TRACE(multisplit::to_string(method));
-    out_k.poison();
-    out_v.poison();
-    offsets.poison();
-    std::size_t bytes = 0;
-    ASSERT_EQ(multisplit::split_pairs(nullptr, bytes, in_k.get() + 1, out_k.get() + 3, in_v.get() + 3,
-                                      out_v.get() + 1, n, m, fn, offsets.get(), stream, method),
-              cudaSuccess);
-    DeviceArray<unsigned char> temp(bytes);
-    ASSERT_EQ(multisplit::split_pairs(temp.get(), bytes, in_k.get() + 1, out_k.get() + 3, in_v.get() + 3,
-                                      out_v.get() + 1, n, m, fn, offsets.get(), stream, method),
-              cudaSuccess);
-    ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
-    std::vector<std::uint32_t> got_k(n), got_v(n);
-    ASSERT_EQ(cudaMemcpy(got_k.data(), out_k.get() + 3, n * 4, cudaMemcpyDeviceToHost), cudaSuccess);
-    ASSERT_EQ(cudaMemcpy(got_v.data(), out_v.get() + 1, n * 4, cudaMemcpyDeviceToHost), cudaSuccess);
-    multisplit_test::expect_equal(got_k, want_keys, "keys");
-    multisplit_test::expect_equal(got_v, want_values, "values");
-    multisplit_test::expect_equal(offsets.download(), want_offsets, "offsets");
+  const std::uint32_t n = 150001;
+  // 256 buckets: the interleaved BMS (one-tile chunks, tile-counting pre-scan).
+  for (const std::uint32_t m : {45u, 256u}) {
+    SCOPED_TRACE(m);
+    const std::vector<std::uint32_t> keys = random_keys(n, 10);
+    const std::vector<std::uint32_t> values = random_keys(n, 11);
+    const auto fn = multisplit::delta_buckets<std::uint32_t>::spanning(m);
+    std::vector<std::uint32_t> want_keys(n), want_values(n);
+    const auto want_offsets =
+        multisplit::reference::split_pairs(keys.data(), want_keys.data(), values.data(), want_values.data(), n, m, fn);
+    // Buffers shifted by 1 and 3 elements from their 256-byte aligned start.
+    DeviceArray<std::uint32_t> in_k(n + 1), out_k(n + 3), in_v(n + 3), out_v(n + 1), offsets(m + 1);
+    ASSERT_EQ(cudaMemcpy(in_k.get() + 1, keys.data(), n * 4, cudaMemcpyHostToDevice), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(in_v.get() + 3, values.data(), n * 4, cudaMemcpyHostToDevice), cudaSuccess);
+    for (const Method method : kMethods) {
+      SCOPED_TRACE(multisplit::to_string(method));
+      out_k.poison();
+      out_v.poison();
+      offsets.poison();
+      std::size_t bytes = 0;
+      ASSERT_EQ(multisplit::split_pairs(nullptr, bytes, in_k.get() + 1, out_k.get() + 3, in_v.get() + 3,
+                                        out_v.get() + 1, n, m, fn, offsets.get(), stream, method),
+                cudaSuccess);
+      DeviceArray<unsigned char> temp(bytes);
+      ASSERT_EQ(multisplit::split_pairs(temp.get(), bytes, in_k.get() + 1, out_k.get() + 3, in_v.get() + 3,
+                                        out_v.get() + 1, n, m, fn, offsets.get(), stream, method),
+                cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+      std::vector<std::uint32_t> got_k(n), got_v(n);
+      ASSERT_EQ(cudaMemcpy(got_k.data(), out_k.get() + 3, n * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+      ASSERT_EQ(cudaMemcpy(got_v.data(), out_v.get() + 1, n * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+      multisplit_test::expect_equal(got_k, want_keys, "keys");
+      multisplit_test::expect_equal(got_v, want_values, "values");
+      multisplit_test::expect_equal(offsets.download(), want_offsets, "offsets");
+    }
   }
   ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
 }

@@ -2,9 +2,11 @@
 // PPoPP 2016, section 4.3), used by split_keys/split_pairs and by every
 // radix sort pass.
 //
-// Block b owns chunk b of `layout`, walks its tiles in order and writes each
-// key (and value) to offsets[bucket * num_chunks + b] (the scanned count
-// matrix) plus its stable rank among the chunk's keys of that bucket. The
+// Block b owns chunk b of `layout` (a run of consecutive tiles), walks its
+// tiles in order and writes each key (and value) to offsets[bucket *
+// num_chunks + b] (the scanned count matrix) plus its stable rank among the
+// chunk's keys of that bucket. Interleaved (many buckets): every chunk is a
+// single tile and block b takes tiles b, b + gridDim.x, ... The
 // kernel is generic over the block tile, which ranks, reorders and writes:
 //   * BlockTileSplit (below), any m up to the BMS limit:
 //     1. warps rank their sub-tile's keys stably (ballots up to 32 buckets,
@@ -223,8 +225,14 @@ constexpr bool block_postscan_stores_ids() {
 
 // The BMS post-scan over any block tile type (BlockTileSplit,
 // BlockTileThreadCounts): two stages, tile t + 1 prefetched while tile t is
-// ranked and written.
-template <class Tile, class Key, class Value, class BucketFn>
+// ranked and written. Interleaved: every chunk is one tile and block b
+// takes tiles b, b + gridDim.x, ... (dispatch.cuh plans it from
+// policies.cuh, interleave_tiles); else block b walks chunk b's tiles,
+// carrying each bucket's running offset from tile to tile. Two
+// instantiations rather than one loop for both: the general loop's extra
+// live state cost the key tile (three blocks' registers) a quarter of its
+// speed at 16 buckets.
+template <class Tile, bool Interleaved, class Key, class Value, class BucketFn>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     block_postscan_kernel(const Key* __restrict__ keys_in, Key* __restrict__ keys_out,
                           const Value* __restrict__ values_in, Value* __restrict__ values_out,
@@ -239,33 +247,14 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   extern __shared__ __align__(16) unsigned char smem[];
   const BucketFn fn = bind_functor(bucket_fn, smem);
   Tile split(smem, functor_bytes, m, bits, 2);
-  const std::uint32_t chunk = blockIdx.x;
-
-  for (std::uint32_t b = threadIdx.x; b < m; b += Tile::kThreads)
-    split.running[b] = offsets[static_cast<std::size_t>(b) * layout.num_chunks + chunk];
-  split.zero_counts();
-
-  const std::uint32_t begin = layout.begin(chunk);
-  const std::uint32_t end = layout.end(chunk);
   const bool keys_aligned = reinterpret_cast<std::uintptr_t>(keys_in) % 16 == 0;
   const bool values_aligned = !kPairs || reinterpret_cast<std::uintptr_t>(values_in) % 16 == 0;
-  if (begin < end) split.prefetch(0, keys_in, values_in, begin, min(kTile, end - begin), keys_aligned, values_aligned);
-  cp_async_commit();
 
-  std::uint32_t stage = 0;
-  for (std::uint32_t tile_base = begin; tile_base < end; tile_base += kTile, stage ^= 1u) {
-    // Tile t has landed and every thread is done with tile t - 1, so the
-    // other stage is free for tile t + 1.
-    cp_async_wait_all();
-    __syncthreads();
-    if (end - tile_base > kTile) {
-      const std::uint32_t next = tile_base + kTile;
-      split.prefetch(stage ^ 1u, keys_in, values_in, next, min(kTile, end - next), keys_aligned, values_aligned);
-    }
-    cp_async_commit();
-    const std::uint32_t tile_count = min(kTile, end - tile_base);
-
-    auto process = [&](auto full) {
+  // Ranks and writes the tile of tile_count items in `stage`; first_slot(b)
+  // gives bucket b's first output position for this tile (called by thread
+  // b % kThreads only, after the ranking, with the tile's count of b).
+  auto process = [&](std::uint32_t stage, std::uint32_t tile_count, auto&& first_slot) {
+    auto run = [&](auto full) {
       constexpr bool kFull = decltype(full)::value;
       Key key[kItems];
       Value value[kPairs ? kItems : 1];
@@ -273,8 +262,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
       split.template rank<kFull>(fn, tile_count, stage, key, value, bucket_rank, scan_storage);
       for (std::uint32_t b = threadIdx.x; b < m; b += Tile::kThreads) {
         const std::uint32_t start = split.tile_start[b];
-        split.out_shift[b] = split.running[b] - start;  // modulo 2^32: slot + shift = output position
-        split.running[b] += split.tile_start[b + 1] - start;
+        // modulo 2^32: slot + shift = output position
+        split.out_shift[b] = first_slot(b, split.tile_start[b + 1] - start) - start;
       }
       // (scatter's reorder barrier comes after this; out_shift is read after it.)
       split.template scatter<kFull>(fn, tile_count, split.key_stage(stage), split.value_stage(stage), key, value,
@@ -283,9 +272,62 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     // Whole tiles (all but a chunk's last) skip every per-item bound check;
     // tiles without that path take the checked one always.
     if (Tile::kFullTilePath && tile_count == kTile && m <= Tile::kFullTileMaxBuckets)
-      process(std::integral_constant<bool, Tile::kFullTilePath>{});
+      run(std::integral_constant<bool, Tile::kFullTilePath>{});
     else
-      process(std::false_type{});
+      run(std::false_type{});
+  };
+
+  if constexpr (Interleaved) {
+    // Chunk t is tile t; with a device count the planned chunks past the
+    // real tiles are empty, so the real tiles are all there is to walk.
+    const std::uint32_t num_tiles = div_up(layout.n, kTile);
+    split.zero_counts();
+    if (blockIdx.x < num_tiles)
+      split.prefetch(0, keys_in, values_in, blockIdx.x * kTile, min(kTile, layout.n - blockIdx.x * kTile),
+                     keys_aligned, values_aligned);
+    cp_async_commit();
+    std::uint32_t stage = 0;
+    for (std::uint32_t tile = blockIdx.x; tile < num_tiles; tile += gridDim.x, stage ^= 1u) {
+      cp_async_wait_all();
+      __syncthreads();
+      const std::uint32_t next = tile + gridDim.x;
+      if (next < num_tiles)
+        split.prefetch(stage ^ 1u, keys_in, values_in, next * kTile, min(kTile, layout.n - next * kTile), keys_aligned,
+                       values_aligned);
+      cp_async_commit();
+      // Loaded now, used after the ranking.
+      const std::uint32_t own =
+          threadIdx.x < m ? offsets[static_cast<std::size_t>(threadIdx.x) * layout.num_chunks + tile] : 0u;
+      process(stage, min(kTile, layout.n - tile * kTile), [&](std::uint32_t b, std::uint32_t) {
+        return b == threadIdx.x ? own : offsets[static_cast<std::size_t>(b) * layout.num_chunks + tile];
+      });
+    }
+  } else {
+    const std::uint32_t chunk = blockIdx.x;
+    for (std::uint32_t b = threadIdx.x; b < m; b += Tile::kThreads)
+      split.running[b] = offsets[static_cast<std::size_t>(b) * layout.num_chunks + chunk];
+    split.zero_counts();
+    const std::uint32_t begin = layout.begin(chunk);
+    const std::uint32_t end = layout.end(chunk);
+    if (begin < end) split.prefetch(0, keys_in, values_in, begin, min(kTile, end - begin), keys_aligned, values_aligned);
+    cp_async_commit();
+    std::uint32_t stage = 0;
+    for (std::uint32_t tile_base = begin; tile_base < end; tile_base += kTile, stage ^= 1u) {
+      // Tile t has landed and every thread is done with tile t - 1, so the
+      // other stage is free for tile t + 1.
+      cp_async_wait_all();
+      __syncthreads();
+      if (end - tile_base > kTile) {
+        const std::uint32_t next = tile_base + kTile;
+        split.prefetch(stage ^ 1u, keys_in, values_in, next, min(kTile, end - next), keys_aligned, values_aligned);
+      }
+      cp_async_commit();
+      process(stage, min(kTile, end - tile_base), [&](std::uint32_t b, std::uint32_t count) {
+        const std::uint32_t from = split.running[b];
+        split.running[b] = from + count;
+        return from;
+      });
+    }
   }
   cp_async_wait_all();  // leave no copy in flight (an empty group when the loop ran)
 }

@@ -64,6 +64,28 @@ struct PrescanVector {
   using Type = std::conditional_t<kPacked, uint4, Key>;
 };
 
+// Adds kCount keys per lane to the shared histogram `hist` (m > 32); all
+// lanes of the warp call it together. When all of the warp's keys fall in
+// one bucket, one atomic adds them all, so a skewed input does not
+// serialise on one counter.
+template <std::uint32_t kCount, class Key, class BucketFn>
+__device__ __forceinline__ void count_shared_atomic(const BucketFn& fn, const Key* key, std::uint32_t m,
+                                                    std::uint32_t* hist, bool valid) {
+  std::uint32_t b[kCount];
+#pragma unroll
+  for (std::uint32_t k = 0; k < kCount; ++k) b[k] = valid ? bucket_of(fn, key[k], m) : 0u;
+  const std::uint32_t first = __shfl_sync(kFullMask, b[0], 0);
+  bool same = valid;
+#pragma unroll
+  for (std::uint32_t k = 0; k < kCount; ++k) same = same && b[k] == first;
+  if (__all_sync(kFullMask, same)) {
+    if (lane_id() == 0) atomicAdd(hist + first, kWarpThreads * kCount);
+  } else if (valid) {
+#pragma unroll
+    for (std::uint32_t k = 0; k < kCount; ++k) atomicAdd(hist + b[k], 1u);
+  }
+}
+
 // Shared memory of one block: the functor's bytes, then the histograms.
 inline std::size_t counting_prescan_smem(std::uint32_t m, std::uint32_t hist_copies, std::size_t functor_bytes) {
   if (m <= kCountingPrescanThreadBuckets)
@@ -132,25 +154,13 @@ __global__ void __launch_bounds__(BlockThreads)
   // (block-uniform loops).
   auto count = [&](const Key* key, auto count_tag, bool valid) {
     constexpr std::uint32_t kCount = decltype(count_tag)::value;
-    std::uint32_t b[kCount];
-#pragma unroll
-    for (std::uint32_t k = 0; k < kCount; ++k) b[k] = valid ? bucket_of(fn, key[k], m) : 0u;
     if (small) {
       if (valid) {
 #pragma unroll
-        for (std::uint32_t k = 0; k < kCount; ++k) ++thread_hist[b[k] * BlockThreads];
+        for (std::uint32_t k = 0; k < kCount; ++k) ++thread_hist[bucket_of(fn, key[k], m) * BlockThreads];
       }
     } else {
-      const std::uint32_t first = __shfl_sync(kFullMask, b[0], 0);
-      bool same = valid;
-#pragma unroll
-      for (std::uint32_t k = 0; k < kCount; ++k) same = same && b[k] == first;
-      if (__all_sync(kFullMask, same)) {
-        if (lane == 0) atomicAdd(my_hist + first, kWarpThreads * kCount);
-      } else if (valid) {
-#pragma unroll
-        for (std::uint32_t k = 0; k < kCount; ++k) atomicAdd(my_hist + b[k], 1u);
-      }
+      count_shared_atomic<kCount>(fn, key, m, my_hist, valid);
     }
   };
   using One = std::integral_constant<std::uint32_t, 1>;
@@ -226,6 +236,91 @@ __global__ void __launch_bounds__(BlockThreads)
     std::uint32_t sum = 0;
     for (std::uint32_t c = 0; c < hist_copies; ++c) sum += hist[c * m + b];
     if (sum != 0) atomicAdd(counts + static_cast<std::size_t>(b) * layout.num_chunks + chunk, sum);
+  }
+}
+
+// Per-tile counts for the interleaved BMS (policies.cuh), where every
+// chunk is one tile: counts[b * num_chunks + t] for every planned tile t,
+// each cell stored once (zeros too: no memset). A block counts
+// kTileCountGroup consecutive tiles per pass, a quarter of its warps per
+// tile, each tile into its own shared histogram, so the zeroing, the
+// barriers and the flush are paid once per group, and every thread has
+// several 16-byte loads in flight. The general pre-scan above, cut to
+// one-tile chunks, paid them per tile and issued several times the
+// instructions (docs/TUNING.md, "BMS interleaved tiles"). m > 32 (shared
+// atomics; thread-private counters would cost a flush of m x threads per tile).
+constexpr std::uint32_t kTileCountGroup = 4;
+constexpr std::uint32_t kTileCountThreads = 512;
+
+inline std::size_t tile_counting_smem(std::uint32_t m, std::size_t functor_bytes) {
+  return functor_bytes + static_cast<std::size_t>(kTileCountGroup) * m * sizeof(std::uint32_t);
+}
+
+template <int BlockThreads, class Key, class BucketFn>
+__global__ void __launch_bounds__(BlockThreads)
+    tile_counting_kernel(const Key* __restrict__ keys, ChunkLayout planned_layout, std::uint32_t m,
+                         BucketFn bucket_fn, std::uint32_t functor_bytes, std::uint32_t* __restrict__ counts) {
+  using Vec = PrescanVector<Key>;
+  constexpr std::uint32_t kVec = Vec::kKeys;
+  constexpr std::uint32_t kUnroll = kCountingPrescanUnroll;
+  constexpr std::uint32_t kGroupThreads = BlockThreads / kTileCountGroup;  // threads per tile
+  static_assert(kGroupThreads % kWarpThreads == 0, "whole warps per tile");
+  const ChunkLayout layout = planned_layout.on_device();  // device counts: the real n
+  extern __shared__ __align__(16) unsigned char smem[];
+  const BucketFn fn = bind_functor(bucket_fn, smem);
+  std::uint32_t* const hist = reinterpret_cast<std::uint32_t*>(smem + functor_bytes);
+  const std::uint32_t member = threadIdx.x / kGroupThreads;  // which tile of the group (warp-uniform)
+  const std::uint32_t t_in = threadIdx.x % kGroupThreads;
+  std::uint32_t* const my_hist = hist + member * m;
+  const std::uint32_t planned_tiles = layout.num_chunks;
+  const std::uint32_t real_tiles = div_up(layout.n, layout.tile_items);
+  // Tiles start at multiples of tile_items, a multiple of the vector width,
+  // so with an aligned base every tile is whole vectors but the last's tail.
+  const bool vectors = kVec > 1 && reinterpret_cast<std::uintptr_t>(keys) % 16 == 0 && layout.tile_items % kVec == 0;
+
+  for (std::uint32_t group = blockIdx.x; group * kTileCountGroup < planned_tiles; group += gridDim.x) {
+    for (std::uint32_t i = threadIdx.x; i < kTileCountGroup * m; i += BlockThreads) hist[i] = 0;
+    __syncthreads();
+    const std::uint32_t tile = group * kTileCountGroup + member;
+    if (tile < real_tiles) {  // warp-uniform
+      const std::uint32_t begin = tile * layout.tile_items;
+      const std::uint32_t items = min(layout.tile_items, layout.n - begin);
+      std::uint32_t scalar_from = 0;  // keys past the whole vectors, counted one at a time
+      if (vectors) {
+        const auto* vecs = reinterpret_cast<const typename Vec::Type*>(keys + begin);
+        const std::uint32_t num_vecs = items / kVec;
+        for (std::uint32_t base = 0; base < num_vecs; base += kUnroll * kGroupThreads) {
+          typename Vec::Type loaded[kUnroll];
+#pragma unroll
+          for (std::uint32_t u = 0; u < kUnroll; ++u) {
+            const std::uint32_t v = base + u * kGroupThreads + t_in;
+            loaded[u] = v < num_vecs ? vecs[v] : typename Vec::Type{};
+          }
+#pragma unroll
+          for (std::uint32_t u = 0; u < kUnroll; ++u) {
+            if (base + u * kGroupThreads >= num_vecs) break;  // uniform over the group
+            Key unpacked[kVec];
+            std::memcpy(unpacked, &loaded[u], sizeof(unpacked));
+            count_shared_atomic<kVec>(fn, unpacked, m, my_hist, base + u * kGroupThreads + t_in < num_vecs);
+          }
+        }
+        scalar_from = num_vecs * kVec;
+      }
+      for (std::uint32_t i = scalar_from; i < items; i += kGroupThreads) {
+        const bool valid = i + t_in < items;
+        const Key key = valid ? keys[begin + i + t_in] : Key();
+        count_shared_atomic<1>(fn, &key, m, my_hist, valid);
+      }
+    }
+    __syncthreads();
+    // Cell (b, first + j) for the group's tiles j: consecutive threads take
+    // consecutive tiles of one bucket, so their stores share sectors.
+    const std::uint32_t first = group * kTileCountGroup;
+    for (std::uint32_t i = threadIdx.x; i < kTileCountGroup * m; i += BlockThreads) {
+      const std::uint32_t j = i % kTileCountGroup, b = i / kTileCountGroup;
+      if (first + j < planned_tiles) counts[static_cast<std::size_t>(b) * planned_tiles + first + j] = hist[j * m + b];
+    }
+    __syncthreads();  // the next group zeroes what was just stored
   }
 }
 

@@ -120,6 +120,7 @@ struct ThreePhase {
     ChunkLayout layout;
     bool warp_chunks = false;
     bool thread_counts = false;  // Block with BlockTileThreadCounts tiles
+    bool interleaved = false;    // Block: one chunk per tile, tiles dealt round-robin to the blocks
     std::uint32_t post_threads = 0, post_grid = 0;
     std::size_t post_smem = 0;
     std::uint32_t pre_threads = 0, pre_grid = 0, pre_slices = 1, pre_copies = 1;
@@ -132,9 +133,13 @@ struct ThreePhase {
   static auto warp_kernel() { return warp_postscan_kernel<P::kWarpItems, Key, Value, BucketFn>; }
   using BlockTile = BlockTileSplit<P::kBlockThreads, P::kBlockSplitItems, Key, Value, BucketFn>;
   using CountsTile = BlockTileThreadCounts<P::kBlockThreads, P::kBlockItems, Key, Value, BucketFn>;
-  static auto block_kernel() { return block_postscan_kernel<BlockTile, Key, Value, BucketFn>; }
-  static auto counts_kernel() { return block_postscan_kernel<CountsTile, Key, Value, BucketFn>; }
+  static auto block_kernel(bool interleaved) {
+    return interleaved ? block_postscan_kernel<BlockTile, true, Key, Value, BucketFn>
+                       : block_postscan_kernel<BlockTile, false, Key, Value, BucketFn>;
+  }
+  static auto counts_kernel() { return block_postscan_kernel<CountsTile, false, Key, Value, BucketFn>; }
   static auto counting_prescan() { return counting_prescan_kernel<kCountingPrescanThreads, Key, BucketFn>; }
+  static auto tile_counting() { return tile_counting_kernel<kTileCountThreads, Key, BucketFn>; }
 
   // Opts the kernel in to `smem` bytes of dynamic shared memory. Needed past
   // 48 KiB of static plus dynamic shared memory, so set whenever the dynamic
@@ -157,6 +162,15 @@ struct ThreePhase {
     plan.pre_threads = kCountingPrescanThreads;
     plan.pre_smem = counting_prescan_smem(m, plan.pre_copies, plan.functor_bytes);
     plan.pre_grid = plan.layout.num_chunks * plan.pre_slices;
+    if (plan.interleaved) {
+      // One-tile chunks: the tile-counting kernel, a full-occupancy grid
+      // walking groups of tiles.
+      plan.pre_threads = kTileCountThreads;
+      plan.pre_smem = tile_counting_smem(m, plan.functor_bytes);
+      plan.pre_grid = std::min(div_up(plan.layout.num_chunks, kTileCountGroup),
+                               static_cast<std::uint32_t>(limits.sm_count) * kCountingPrescanBlocksPerSm);
+      return prepare(tile_counting(), plan.pre_smem);
+    }
     return prepare(counting_prescan(), plan.pre_smem);
   }
 
@@ -189,9 +203,10 @@ struct ThreePhase {
       plan.post_smem = plan.functor_bytes + F::block_bytes(m, block_postscan_stores_ids<BucketFn>());
       plan.warp_chunks = false;
       plan.thread_counts = F::block_thread_counts(m);
+      plan.interleaved = !plan.thread_counts && P::interleave_tiles(m);
       plan.layout.tile_items =
           static_cast<std::uint32_t>(P::kBlockThreads) * (plan.thread_counts ? P::kBlockItems : P::kBlockSplitItems);
-      const auto kernel = plan.thread_counts ? counts_kernel() : block_kernel();
+      const auto kernel = plan.thread_counts ? counts_kernel() : block_kernel(plan.interleaved);
       MULTISPLIT_RETURN_IF_ERROR(prepare(kernel, plan.post_smem));
       MULTISPLIT_RETURN_IF_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
           &blocks_per_sm, kernel, static_cast<int>(plan.post_threads), plan.post_smem));
@@ -206,6 +221,14 @@ struct ThreePhase {
     chunks = std::min(chunks, scan_cap);
     plan.layout = ChunkLayout::make(n, plan.layout.tile_items, chunks);
     plan.post_grid = plan.warp_chunks ? div_up(plan.layout.num_chunks, warps_per_block) : plan.layout.num_chunks;
+    if (plan.interleaved) {
+      // One chunk per tile (the count matrix has m x tiles cells, at most n
+      // for m <= tile), the same resident grid taking tiles round-robin:
+      // tiles t and t + 1 are in flight at once on different blocks, so
+      // every bucket's output advances at one front (policies.cuh).
+      plan.layout = ChunkLayout::make(n, plan.layout.tile_items, div_up(n, plan.layout.tile_items));
+      plan.post_grid = std::min(plan.layout.num_chunks, static_cast<std::uint32_t>(blocks_per_sm) * sms);
+    }
 
     MULTISPLIT_RETURN_IF_ERROR(plan_prescan(plan, m, limits));
     const std::size_t cells = static_cast<std::size_t>(m) * plan.layout.num_chunks;
@@ -223,6 +246,11 @@ struct ThreePhase {
   // Fills counts[b * num_chunks + chunk] (the matrix the scan turns into offsets).
   static cudaError_t launch_prescan(const Plan& plan, const Key* keys_in, std::uint32_t m, const BucketFn& fn,
                                     std::uint32_t* counts, cudaStream_t stream) {
+    if (plan.interleaved) {  // every cell stored once: no memset
+      tile_counting()<<<plan.pre_grid, plan.pre_threads, plan.pre_smem, stream>>>(keys_in, plan.layout, m, fn,
+                                                                                plan.functor_bytes, counts);
+      return cudaGetLastError();
+    }
     MULTISPLIT_RETURN_IF_ERROR(cudaMemsetAsync(
         counts, 0, static_cast<std::size_t>(m) * plan.layout.num_chunks * sizeof(std::uint32_t), stream));
     counting_prescan()<<<plan.pre_grid, plan.pre_threads, plan.pre_smem, stream>>>(
@@ -254,7 +282,7 @@ struct ThreePhase {
     const auto kernel = plan.method == Method::Direct ? direct_kernel()
                         : plan.method == Method::Warp ? warp_kernel()
                         : plan.thread_counts          ? counts_kernel()
-                                                      : block_kernel();
+                                                      : block_kernel(plan.interleaved);
     kernel<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
         keys_in, keys_out, values_in, values_out, plan.layout, m, bits, fn, plan.functor_bytes, offsets);
     return cudaGetLastError();

@@ -35,6 +35,33 @@
 #define MULTISPLIT_THREAD_COUNTS_MAX_PAIR_BUCKETS 32
 #endif
 
+// Bucket counts at which BMS cuts its input into one chunk per tile and
+// deals the tiles round-robin to the resident blocks, instead of one chunk
+// of consecutive tiles per block (0 as the minimum: never). Why: with a
+// chunk per block, each block keeps a write front open in every bucket, and
+// a partly written output sector waits a whole tile for the same block to
+// complete it (ncu: 1.3-1.4x the ideal DRAM reads at 256 buckets); with
+// round-robin tiles, tiles t and t + 1 run at once on different blocks, so
+// each bucket has one front, as in CUB's onesweep pass. The price: a count
+// matrix of m x tiles cells, written by a per-tile counting pre-scan
+// (counting_prescan.cuh: tile_counting_kernel), scanned, and read back, so
+// it loses where the fronts are few (small m) or the matrix large next to
+// the data (keys at 1024 buckets). Ranges measured on the H100 at 2^25 and
+// 2^28 keys, delta and identity buckets: docs/TUNING.md, "BMS interleaved
+// tiles". Above 32 buckets only (the thread-counter tiles do not take it).
+#ifndef MULTISPLIT_INTERLEAVED_MIN_KEY_BUCKETS
+#define MULTISPLIT_INTERLEAVED_MIN_KEY_BUCKETS 128
+#endif
+#ifndef MULTISPLIT_INTERLEAVED_MAX_KEY_BUCKETS
+#define MULTISPLIT_INTERLEAVED_MAX_KEY_BUCKETS 512
+#endif
+#ifndef MULTISPLIT_INTERLEAVED_MIN_PAIR_BUCKETS
+#define MULTISPLIT_INTERLEAVED_MIN_PAIR_BUCKETS 100
+#endif
+#ifndef MULTISPLIT_INTERLEAVED_MAX_PAIR_BUCKETS
+#define MULTISPLIT_INTERLEAVED_MAX_PAIR_BUCKETS 1024
+#endif
+
 namespace multisplit {
 namespace detail {
 
@@ -62,6 +89,13 @@ struct Policies {
   // tile size").
   static constexpr int kBlockSplitItems = has_values<Value>() && !kWide ? 20 : kBlockItems;
   static constexpr std::uint32_t kBlockMaxBuckets = 2048;  // per-tile combine cost grows with m; use DMS
+  static constexpr bool interleave_tiles(std::uint32_t m) {
+    const std::uint32_t lo =
+        has_values<Value>() ? MULTISPLIT_INTERLEAVED_MIN_PAIR_BUCKETS : MULTISPLIT_INTERLEAVED_MIN_KEY_BUCKETS;
+    const std::uint32_t hi =
+        has_values<Value>() ? MULTISPLIT_INTERLEAVED_MAX_PAIR_BUCKETS : MULTISPLIT_INTERLEAVED_MAX_KEY_BUCKETS;
+    return lo != 0 && m > 32 && m >= lo && m <= hi;
+  }
   static constexpr std::uint32_t kThreadCountsMaxBuckets =
       has_values<Value>() ? MULTISPLIT_THREAD_COUNTS_MAX_PAIR_BUCKETS : MULTISPLIT_THREAD_COUNTS_MAX_KEY_BUCKETS;
 };

@@ -78,7 +78,7 @@ struct RadixPass {
   static constexpr bool kLibraryTile = BlockItems == P::kBlockItems;
 
   static auto block_kernel() {
-    return block_postscan_kernel<BlockTileSplit<kBlockThreads, BlockItems, Key, Value, Fn>, Key, Value, Fn>;
+    return block_postscan_kernel<BlockTileSplit<kBlockThreads, BlockItems, Key, Value, Fn>, false, Key, Value, Fn>;
   }
 
   template <class Kernel>
@@ -96,6 +96,7 @@ struct RadixPass {
     // count matrix kept small next to n), for this tile and kernel (always
     // the warp-ranked BlockTileSplit).
     plan.thread_counts = false;
+    plan.interleaved = false;  // chunks of consecutive tiles, as the layout below
     plan.post_smem = block_postscan_bytes<kBlockThreads, BlockItems, Key, Value>(m, block_postscan_stores_ids<Fn>());
     if (plan.post_smem > limits.max_shared_bytes) return cudaErrorInvalidConfiguration;
     int blocks_per_sm = 0;
