@@ -192,8 +192,9 @@ __global__ void __launch_bounds__(SmallNPolicy<Key, Value>::kThreads)
   BlockSplit(s.split).RankBuckets(buckets, ranks, m, tile_offsets, valid);  // ends with __syncthreads()
 
   // 2. Publish this tile's per-bucket counts; 3. wait for every block.
+  // grid.sync() orders them for every block (a block barrier, then its
+  // first thread's release/acquire at GPU scope), so no fence per thread.
   for (std::uint32_t b = tid; b < m; b += kThreads) counts[b * num_blocks + block] = tile_offsets[b + 1] - tile_offsets[b];
-  __threadfence();
   grid.sync();
 
   // 4. total(b) and before(b, block) into shared memory.
@@ -242,7 +243,6 @@ __global__ void __launch_bounds__(SmallNPolicy<Key, Value>::kThreads)
       }
       if (lane == 0) totals[b] = carry;
     }
-    __threadfence();
     grid.sync();
     for (std::uint32_t b = tid; b < m; b += kThreads) {
       bucket_total[b] = __ldcg(totals + b);
