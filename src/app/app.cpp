@@ -662,7 +662,7 @@ void Runner<Weight>::decide_contraction() {
                                                          : "auto: hop diameter estimate " + std::to_string(hops) +
                                                                " >= " + std::to_string(kContractMinHops) +
                                                                ", the core keeps 75% of the vertices or less";
-      info.core_on_host = c.core_vertices() <= sssp::kHostCoreMaxVertices &&
+      info.core_on_host = sssp::solves_core_on_host(c) &&
                           std::any_of(algorithms_.begin(), algorithms_.end(), [&](Algorithm a) {
                             return runs_on_gpu(a) && !uses_hierarchy(a) && !plan_.has(a);
                           });

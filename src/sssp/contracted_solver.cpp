@@ -23,7 +23,7 @@ ContractedGpuSolver::ContractedGpuSolver(const graph::IntCsr& g, const graph::Ch
       predecessors_(options.predecessors),
       core_(std::make_unique<GpuSolver<std::uint32_t>>(c.core, options)),
       query_(c, g),
-      core_on_host_(c.core_vertices() <= kHostCoreMaxVertices) {
+      core_on_host_(solves_core_on_host(c)) {
   if (core_on_host_) host_core_ = c.core;
 }
 
@@ -55,11 +55,17 @@ SolveResult<std::uint32_t> ContractedGpuSolver::solve(graph::vertex_id source, S
     if (times) *times = t;
     return out;
   }
-  if (core_on_host_) return solve_core_on_host(t0, delta, times);
-  core_->rewrite_arcs(c_.core.offsets[c_.entry], query_.entry_targets(), query_.entry_weights());
-  const auto t1 = Clock::now();
-  t.piece_ms = ms_between(t0, t1);
-  SolveResult<std::uint32_t> core = core_->solve(query_.core_source(), strategy, delta);
+  SolveResult<std::uint32_t> core;
+  if (core_on_host_) {
+    query_.apply_entry(host_core_);
+    t.piece_ms = ms_between(t0, Clock::now());
+    core = solve_host_core(delta);
+    t.core_on_host = true;
+  } else {
+    core_->rewrite_arcs(c_.core.offsets[c_.entry], query_.entry_targets(), query_.entry_weights());
+    t.piece_ms = ms_between(t0, Clock::now());
+    core = core_->solve(query_.core_source(), strategy, delta);
+  }
   t.core_ms = core.solve_ms;
   const auto t2 = Clock::now();
   out.distances.resize(g_.num_vertices);
@@ -84,30 +90,15 @@ SolveResult<std::uint32_t> ContractedGpuSolver::solve(graph::vertex_id source, S
   return out;
 }
 
-SolveResult<std::uint32_t> ContractedGpuSolver::solve_core_on_host(Clock::time_point t0, double delta,
-                                                                   ContractedSolveTimes* times) {
-  ContractedSolveTimes t;
-  t.core_on_host = true;
-  query_.apply_entry(host_core_);
-  const auto t1 = Clock::now();
-  t.piece_ms = ms_between(t0, t1);
-  std::vector<graph::vertex_id> core_pred;
+SolveResult<std::uint32_t> ContractedGpuSolver::solve_host_core(double delta) {
+  SolveResult<std::uint32_t> core;
   graph::CpuSolveStats stats;
-  const auto core_dist =
-      graph::dijkstra(host_core_, query_.core_source(), predecessors_ ? &core_pred : nullptr, &stats);
-  const auto t2 = Clock::now();
-  t.core_ms = ms_between(t1, t2);
-  SolveResult<std::uint32_t> out;
-  out.distances.resize(g_.num_vertices);
-  if (predecessors_) out.predecessors.resize(g_.num_vertices);
-  query_.expand(core_dist.data(), predecessors_ ? core_pred.data() : nullptr, out.distances.data(),
-                predecessors_ ? out.predecessors.data() : nullptr);
-  t.expand_ms = ms_between(t2, Clock::now());
-  out.solve_ms = t.piece_ms + t.core_ms + t.expand_ms;
-  out.relaxations = stats.relaxations + query_.local_relaxations();
-  out.delta = delta;
-  if (times) *times = t;
-  return out;
+  const auto start = Clock::now();
+  core.distances = graph::dijkstra(host_core_, query_.core_source(), predecessors_ ? &core.predecessors : nullptr, &stats);
+  core.solve_ms = ms_between(start, Clock::now());
+  core.relaxations = stats.relaxations;
+  core.delta = delta;
+  return core;
 }
 
 }  // namespace sssp

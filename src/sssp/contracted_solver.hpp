@@ -5,7 +5,6 @@
 // there). Results are in the original graph's ids, like GpuSolver's.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -21,6 +20,11 @@ namespace sssp {
 // 25-30 microseconds on an H100) exceeds a Dijkstra over a core that small
 // (docs/TUNING.md, "Chain contraction: tiny cores on the host").
 inline constexpr graph::vertex_id kHostCoreMaxVertices = 64;
+// Whether ContractedGpuSolver solves c's core on the host (the app's report
+// says so from the same rule).
+inline bool solves_core_on_host(const graph::ChainContraction& c) {
+  return c.core_vertices() <= kHostCoreMaxVertices;
+}
 
 // A contracted solve's host-side parts, beside SolveResult's fields.
 struct ContractedSolveTimes {
@@ -56,9 +60,9 @@ class ContractedGpuSolver {
   graph::ContractionQuery query_;
   bool core_on_host_;
   graph::IntCsr host_core_;  // where core_on_host_: the core, its entry arcs rewritten per query
-  // solve()'s rest where core_on_host_, from the piece search begun at start.
-  SolveResult<std::uint32_t> solve_core_on_host(std::chrono::steady_clock::time_point start, double delta,
-                                                ContractedSolveTimes* times);
+  // The core solve where core_on_host_: Dijkstra on host_core_ (entry arcs
+  // applied), timed by the host clock, as a core SolveResult.
+  SolveResult<std::uint32_t> solve_host_core(double delta);
 };
 
 }  // namespace sssp

@@ -213,23 +213,23 @@ struct ThreePhase {
     }
     if (blocks_per_sm < 1) return cudaErrorInvalidConfiguration;
     const std::uint32_t sms = static_cast<std::uint32_t>(limits.sm_count);
-    const std::uint32_t unit = plan.warp_chunks ? warps_per_block : 1u;
-    // One chunk per resident warp (or block): a single wave, evenly shared.
-    std::uint32_t chunks = static_cast<std::uint32_t>(blocks_per_sm) * sms * unit;
-    // Keep the m x chunks count matrix (and its scan) small next to n.
-    const std::uint32_t scan_cap = std::max(sms * unit, div_up(n, m));
-    chunks = std::min(chunks, scan_cap);
-    plan.layout = ChunkLayout::make(n, plan.layout.tile_items, chunks);
-    plan.post_grid = plan.warp_chunks ? div_up(plan.layout.num_chunks, warps_per_block) : plan.layout.num_chunks;
     if (plan.interleaved) {
       // One chunk per tile (the count matrix has m x tiles cells, at most n
-      // for m <= tile), the same resident grid taking tiles round-robin:
-      // tiles t and t + 1 are in flight at once on different blocks, so
-      // every bucket's output advances at one front (policies.cuh).
+      // for m <= tile), the resident grid taking tiles round-robin: tiles t
+      // and t + 1 are in flight at once on different blocks, so every
+      // bucket's output advances at one front (policies.cuh).
       plan.layout = ChunkLayout::make(n, plan.layout.tile_items, div_up(n, plan.layout.tile_items));
       plan.post_grid = std::min(plan.layout.num_chunks, static_cast<std::uint32_t>(blocks_per_sm) * sms);
+    } else {
+      const std::uint32_t unit = plan.warp_chunks ? warps_per_block : 1u;
+      // One chunk per resident warp (or block): a single wave, evenly shared.
+      std::uint32_t chunks = static_cast<std::uint32_t>(blocks_per_sm) * sms * unit;
+      // Keep the m x chunks count matrix (and its scan) small next to n.
+      const std::uint32_t scan_cap = std::max(sms * unit, div_up(n, m));
+      chunks = std::min(chunks, scan_cap);
+      plan.layout = ChunkLayout::make(n, plan.layout.tile_items, chunks);
+      plan.post_grid = plan.warp_chunks ? div_up(plan.layout.num_chunks, warps_per_block) : plan.layout.num_chunks;
     }
-
     MULTISPLIT_RETURN_IF_ERROR(plan_prescan(plan, m, limits));
     const std::size_t cells = static_cast<std::size_t>(m) * plan.layout.num_chunks;
     if (cells > std::numeric_limits<std::uint32_t>::max()) return cudaErrorInvalidValue;
