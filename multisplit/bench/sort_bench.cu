@@ -5,9 +5,12 @@
 //
 // For n uniform random 32-bit keys (and pairs with 32-bit values), all 32
 // bits, it times CUB and, for every digit width r asked for (--radix-bits):
-//   block-tN : the library's pre-scan and BMS post-scan (counting_prescan.cuh,
-//              block_postscan.cuh) with N keys per thread in the BMS tile
-//              (16; 24 and 32 for r >= 6)
+//   block    : the library's pre-scan and BMS post-scan (counting_prescan.cuh,
+//              block_postscan.cuh) with the library's own tiles for each
+//              pass's bucket count (what the default runs at its r)
+//   block-tN : the same with one fixed warp-ranked BMS tile of N keys per
+//              thread in every pass, chunks of consecutive tiles (16; 24
+//              and 32 for r >= 6)
 //   warp     : WMS post-scan (r <= 5 only: WMS keeps per-warp tables and
 //              slows down quickly past 32 buckets)
 // and the public sort_keys / sort_pairs ("default"). Times are CUDA events
@@ -45,14 +48,14 @@ struct Options : RunOptions {
 };
 
 struct Variant {
-  std::string name;  // block-t16, block-t24, block-t32, warp, default
+  std::string name;  // block, block-t16, block-t24, block-t32, warp, default
   int r = 0;         // 0: the default's choice
   bool is_default = false;
   SortTuning tuning;
-  int block_items = 16;  // BMS keys per thread (tile = 256 x this)
+  int block_items = multisplit::detail::kLibraryBlockItems;  // fixed BMS tile: keys per thread (256 threads)
 };
 
-// The BMS tile sizes sort_bench can run (each one a kernel instantiation).
+// The fixed BMS tile sizes sort_bench can run (each one a kernel instantiation).
 constexpr int kBlockItemsChoices[] = {16, 24, 32};
 
 template <class Value>
@@ -64,8 +67,10 @@ cudaError_t run_tuned(const Variant& v, void* temp, std::size_t& bytes, const st
       return radix_sort<std::uint32_t, Value, 24>(temp, bytes, k_in, k_out, v_in, v_out, n, 0, 32, 0, v.tuning);
     case 32:
       return radix_sort<std::uint32_t, Value, 32>(temp, bytes, k_in, k_out, v_in, v_out, n, 0, 32, 0, v.tuning);
-    default:
+    case 16:
       return radix_sort<std::uint32_t, Value, 16>(temp, bytes, k_in, k_out, v_in, v_out, n, 0, 32, 0, v.tuning);
+    default:
+      return radix_sort<std::uint32_t, Value>(temp, bytes, k_in, k_out, v_in, v_out, n, 0, 32, 0, v.tuning);
   }
 }
 
@@ -106,6 +111,7 @@ class Bench {
       SortTuning block;
       block.max_radix_bits = r;
       block.method = Method::Block;
+      variants.push_back({"block", r, false, block});
       variants.push_back({"block-t16", r, false, block, 16});
       if (r <= 5) {
         SortTuning warp = block;
@@ -187,9 +193,7 @@ class Bench {
       const SortTuning default_tuning = pairs ? multisplit::detail::default_sort_tuning<std::uint32_t, std::uint32_t>()
                                               : multisplit::detail::default_sort_tuning<std::uint32_t, NullValue>();
       const SortTuning tuning = v.is_default ? default_tuning : v.tuning;
-      const int items = pairs ? multisplit::detail::default_block_items<std::uint32_t, std::uint32_t>()
-                              : multisplit::detail::default_block_items<std::uint32_t, multisplit::detail::NullValue>();
-      r.variant = v.is_default ? std::string("default (block-t") + std::to_string(items) + ")" : v.name;
+      r.variant = v.is_default ? std::string("default (block)") : v.name;
       r.r = tuning.max_radix_bits;
       r.digits = digit_list(32, tuning.max_radix_bits);
       r.passes = multisplit::detail::DigitPlan::make(32, tuning.max_radix_bits).passes;

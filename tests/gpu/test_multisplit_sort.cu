@@ -99,9 +99,9 @@ cudaError_t call_sort(void* temp, std::size_t& temp_bytes, const Key* keys_in, K
                       Value* values_out, std::uint32_t n, int begin_bit, int end_bit, cudaStream_t stream,
                       const SortTuning* tuning) {
   constexpr bool kPairs = multisplit::detail::has_values<Value>();
-  constexpr int kItems = BlockItems != 0 ? BlockItems : multisplit::detail::Policies<Key, Value>::kBlockItems;
+  static_assert(BlockItems == multisplit::detail::kLibraryBlockItems || BlockItems > 0, "0: the library's tiles");
   if (tuning != nullptr)
-    return multisplit::detail::radix_sort<Key, Value, kItems>(temp, temp_bytes, keys_in, keys_out, values_in,
+    return multisplit::detail::radix_sort<Key, Value, BlockItems>(temp, temp_bytes, keys_in, keys_out, values_in,
                                                               values_out, n, begin_bit, end_bit, stream, *tuning);
   if constexpr (kPairs)
     return multisplit::sort_pairs(temp, temp_bytes, keys_in, keys_out, values_in, values_out, n, begin_bit, end_bit,
@@ -218,7 +218,8 @@ TEST(MultisplitSort, EveryDigitWidthAndMethod) {
   }
 }
 
-// The larger BMS tiles sort_bench measures (24 and 32 keys per thread).
+// The fixed BMS tiles sort_bench measures (16, 24 and 32 keys per thread,
+// in place of the library's tiles).
 template <int BlockItems>
 void check_block_tile() {
   const auto keys = make_keys<std::uint32_t>(100003, Dist::Uniform, 16);
@@ -237,8 +238,10 @@ void check_block_tile() {
   }
 }
 
-TEST(MultisplitSort, LargerBlockTiles) {
+TEST(MultisplitSort, FixedBlockTiles) {
   SKIP_IF_NO_GPU();
+  check_block_tile<16>();
+  if (HasFailure()) return;
   check_block_tile<24>();
   if (HasFailure()) return;
   check_block_tile<32>();

@@ -60,8 +60,8 @@ namespace multisplit {
 
 namespace detail {
 // The measured choice (see above): digit bits per pass, the block
-// post-scan, and the tile's keys per thread (the library's BMS value,
-// Policies::kBlockItems).
+// post-scan, and the library's own BMS tiles for each pass's bucket count
+// (kLibraryBlockItems; sort_bench also runs fixed tiles).
 template <class Key, class Value>
 constexpr SortTuning default_sort_tuning() {
   SortTuning tuning;
@@ -71,7 +71,7 @@ constexpr SortTuning default_sort_tuning() {
 }
 template <class Key, class Value>
 constexpr int default_block_items() {
-  return Policies<Key, Value>::kBlockItems;
+  return kLibraryBlockItems;
 }
 }  // namespace detail
 

@@ -14,7 +14,8 @@
 //   * no bucket-offset array is written (a sort does not need it).
 // The pre-scan (counting_prescan.cuh) and the post-scans (DMS, WMS, or the
 // cp.async-prefetching BMS of block_postscan.cuh) are the library's own;
-// the BMS tile may differ from the library's (BlockItems).
+// a tuning run may swap the library's BMS tiles for one fixed tile
+// (BlockItems).
 #pragma once
 
 #include <cub/device/device_scan.cuh>
@@ -64,10 +65,17 @@ struct DigitPlan {
   int bits_of(int pass) const { return pass < wide_passes ? narrow_bits + 1 : narrow_bits; }
 };
 
+// BlockItems of the library's own BMS tiles: whichever split_keys and
+// split_pairs take for the pass's bucket count (thread counters up to 32
+// buckets, the warp-ranked tile of Policies::kBlockSplitItems above,
+// interleaved where Policies::interleave_tiles says so).
+constexpr int kLibraryBlockItems = 0;
+
 // ------------------------------------------------------------- one pass
-// BlockItems: keys per thread of the BMS post-scan tile (256 threads). The
-// library's policy value reuses its plan as is; another value re-cuts the
-// chunks for that tile (the library's BMS kernel is a template on it).
+// BlockItems: kLibraryBlockItems reuses the library's plan as is; N > 0
+// runs every BMS pass with the warp-ranked tile of N keys per thread (256
+// threads), chunks of consecutive tiles re-cut for it (a tuning run: the
+// library's BMS kernel is a template on the tile).
 template <class Key, class Value, int BlockItems>
 struct RadixPass {
   using Fn = bit_buckets<Key>;
@@ -75,10 +83,13 @@ struct RadixPass {
   using Plan = typename Three::Plan;
   using P = Policies<Key, Value>;
   static constexpr int kBlockThreads = P::kBlockThreads;
-  static constexpr bool kLibraryTile = BlockItems == P::kBlockItems;
+  static constexpr bool kLibraryTile = BlockItems == kLibraryBlockItems;
+  // The fixed tile's size (unused, and its kernel never instantiated, when
+  // the library's tiles run).
+  static constexpr int kFixedItems = kLibraryTile ? P::kBlockSplitItems : BlockItems;
 
   static auto block_kernel() {
-    return block_postscan_kernel<BlockTileSplit<kBlockThreads, BlockItems, Key, Value, Fn>, false, Key, Value, Fn>;
+    return block_postscan_kernel<BlockTileSplit<kBlockThreads, kFixedItems, Key, Value, Fn>, false, Key, Value, Fn>;
   }
 
   template <class Kernel>
@@ -91,13 +102,20 @@ struct RadixPass {
     const std::uint32_t m = 1u << digit_bits;
     const Fn fn(0, static_cast<std::uint32_t>(digit_bits));
     MULTISPLIT_RETURN_IF_ERROR(Three::plan(plan, method, n, m, fn, limits));
-    if (method != Method::Block || kLibraryTile) return cudaSuccess;
+    if constexpr (!kLibraryTile) {
+      if (method == Method::Block) return plan_fixed_tile(plan, n, m, limits);
+    }
+    return cudaSuccess;
+  }
+
+  // Replans a BMS pass for the fixed tile of kFixedItems keys per thread.
+  static cudaError_t plan_fixed_tile(Plan& plan, std::uint32_t n, std::uint32_t m, const DeviceLimits& limits) {
     // Same rules as ThreePhase::plan (one chunk per resident block, the
     // count matrix kept small next to n), for this tile and kernel (always
     // the warp-ranked BlockTileSplit).
     plan.thread_counts = false;
     plan.interleaved = false;  // chunks of consecutive tiles, as the layout below
-    plan.post_smem = block_postscan_bytes<kBlockThreads, BlockItems, Key, Value>(m, block_postscan_stores_ids<Fn>());
+    plan.post_smem = block_postscan_bytes<kBlockThreads, kFixedItems, Key, Value>(m, block_postscan_stores_ids<Fn>());
     if (plan.post_smem > limits.max_shared_bytes) return cudaErrorInvalidConfiguration;
     int blocks_per_sm = 0;
     MULTISPLIT_RETURN_IF_ERROR(RadixPass::blocks_per_sm(block_kernel(), plan.post_smem, blocks_per_sm));
@@ -105,7 +123,7 @@ struct RadixPass {
     const std::uint32_t sms = static_cast<std::uint32_t>(limits.sm_count);
     const std::uint32_t chunks =
         std::min(static_cast<std::uint32_t>(blocks_per_sm) * sms, std::max(sms, div_up(n, m)));
-    plan.layout = ChunkLayout::make(n, static_cast<std::uint32_t>(kBlockThreads) * BlockItems, chunks);
+    plan.layout = ChunkLayout::make(n, static_cast<std::uint32_t>(kBlockThreads) * kFixedItems, chunks);
     plan.post_grid = plan.layout.num_chunks;
     MULTISPLIT_RETURN_IF_ERROR(Three::plan_prescan(plan, m, limits));
     const std::size_t cells = static_cast<std::size_t>(m) * plan.layout.num_chunks;
@@ -134,11 +152,14 @@ struct RadixPass {
     MULTISPLIT_RETURN_IF_ERROR(Three::launch_prescan(plan, keys_in, m, fn, counts, stream));
     MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
     MULTISPLIT_RETURN_IF_ERROR(cub::DeviceScan::ExclusiveSum(scan_temp, scan_bytes, counts, counts, cells, stream));
-    if (plan.method != Method::Block || kLibraryTile)
-      return Three::launch_postscan(plan, keys_in, keys_out, values_in, values_out, m, fn, counts, stream);
-    block_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
-        keys_in, keys_out, values_in, values_out, plan.layout, m, digit_bits, fn, plan.functor_bytes, counts);
-    return cudaGetLastError();
+    if constexpr (!kLibraryTile) {
+      if (plan.method == Method::Block) {
+        block_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
+            keys_in, keys_out, values_in, values_out, plan.layout, m, digit_bits, fn, plan.functor_bytes, counts);
+        return cudaGetLastError();
+      }
+    }
+    return Three::launch_postscan(plan, keys_in, keys_out, values_in, values_out, m, fn, counts, stream);
   }
 };
 
@@ -158,7 +179,7 @@ bool partially_overlap(const T* a, const T* b, std::uint32_t n) {
 // the last pass writes d_keys_out; with in-place input (in == out) the first
 // pass must not write over its own input, so it goes to the alternate buffer
 // and an odd pass count ends with one copy.
-template <class Key, class Value, int BlockItems = Policies<Key, Value>::kBlockItems>
+template <class Key, class Value, int BlockItems = kLibraryBlockItems>
 cudaError_t radix_sort(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
                        const Value* values_in, Value* values_out, std::uint32_t n, int begin_bit, int end_bit,
                        cudaStream_t stream, const SortTuning& tuning) {
