@@ -5,6 +5,7 @@ every number comes from the results folder's JSON, as there.
 
 Inputs (all optional; a section is left out when its file is absent):
   multisplit_sort.json, multisplit_histogram.json, multisplit_reduce.json
+                           (from multisplit_dir when given: make_benchmarks_doc.py --multisplit-from)
   sssp_load_balance.json   sssp_bench JSON with several load balancers (or the older list of
                            {graph, strategy, load_balance, median_ms, mteps})
   scale/scale_*.json       records written by `sssp --json` (scripts/scale_run.sh)
@@ -343,10 +344,11 @@ def roads_section(doc, data):
     doc.add("</details>", "")
 
 
-def add_sections(doc, results_dir, roads_dir=None, small_n_dir=None):
-    sort = _load(os.path.join(results_dir, "multisplit_sort.json"))
-    hist = _load(os.path.join(results_dir, "multisplit_histogram.json"))
-    red = _load(os.path.join(results_dir, "multisplit_reduce.json"))
+def add_sections(doc, results_dir, roads_dir=None, small_n_dir=None, multisplit_dir=None):
+    ms_dir = multisplit_dir or results_dir  # make_benchmarks_doc.py --multisplit-from
+    sort = _load(os.path.join(ms_dir, "multisplit_sort.json"))
+    hist = _load(os.path.join(ms_dir, "multisplit_histogram.json"))
+    red = _load(os.path.join(ms_dir, "multisplit_reduce.json"))
     if sort or hist or red:
         doc.add("## Multisplit as a building block", "")
         if sort:

@@ -628,6 +628,24 @@ def closing_note(sssp, ms):
     return out
 
 
+# bench_multisplit.sh's files beside multisplit.json: the "Multisplit as a building block" tables.
+MULTISPLIT_BLOCKS = ("multisplit_sort", "multisplit_histogram", "multisplit_reduce")
+
+
+def draw_plots(rd, plot_dir, ms_dir, ms_plot_dir):
+    """{png name: (caption, folder)}: the multisplit plots from the folder the multisplit tables
+    come from (--multisplit-from), so that plots and tables show the same run."""
+    if ms_dir == rd:
+        return {name: (caption, plot_dir) for name, caption in pr.plot_all(rd, plot_dir)}
+    drawn = {}
+    for folder, dest, parts in ((rd, plot_dir, [p for p in pr.PLOT_PARTS if p != "multisplit"]),
+                                (ms_dir, ms_plot_dir, ["multisplit"])):
+        parts = [p for p in parts if os.path.exists(os.path.join(folder, p + ".json"))]
+        if parts:  # plot_all refuses a folder with nothing to draw
+            drawn.update((name, (caption, dest)) for name, caption in pr.plot_all(folder, dest, parts))
+    return drawn
+
+
 def meta_row(name, m):
     """One row of "How these numbers were made" from NAME.meta.json."""
     return [f"`{name}.json`", m.get("mode", "?"), m.get("date", "?"), f"`{m.get('git_commit', '?')}`",
@@ -646,14 +664,19 @@ def main():
     ap.add_argument("--small-n-from", metavar="DIR",
                     help="read small_n.json (multisplit_small_n_bench, run on its own) from DIR instead of "
                          "RESULTS_DIR/small_n")
+    ap.add_argument("--multisplit-from", metavar="DIR",
+                    help="read multisplit.json, multisplit_sort.json, multisplit_histogram.json and "
+                         "multisplit_reduce.json (bench_multisplit.sh, run on its own) and their run records from "
+                         "DIR instead of RESULTS_DIR; the multisplit plots go to DIR/plots unless --plots is given")
     args = ap.parse_args()
     rd = os.path.abspath(args.results_dir)
     if not os.path.isdir(rd):
         print(f"make_benchmarks_doc.py: {rd} is not a folder", file=sys.stderr)
         return 2
-    load = lambda name: pr.load_json(os.path.join(rd, name + ".json")) if os.path.exists(  # noqa: E731
-        os.path.join(rd, name + ".json")) else None
-    sssp, sweep, ms, large = load("sssp"), load("sssp_delta"), load("multisplit"), load("sssp_large")
+    ms_dir = os.path.abspath(args.multisplit_from) if args.multisplit_from else rd
+    load = lambda name, folder=rd: pr.load_json(os.path.join(folder, name + ".json")) if os.path.exists(  # noqa: E731
+        os.path.join(folder, name + ".json")) else None
+    sssp, sweep, ms, large = load("sssp"), load("sssp_delta"), load("multisplit", ms_dir), load("sssp_large")
     cpu = load("cpu_sssp")
     for d in (sssp, sweep, ms, large):
         if d and str(d.get("device", "")).startswith("SYNTHETIC") and not args.allow_synthetic:
@@ -671,15 +694,24 @@ def main():
     if ms is not None and not ms.get("results"):
         ms = None
     if not (sssp or ms):
-        print(f"make_benchmarks_doc.py: no SSSP or multisplit results in {rd}", file=sys.stderr)
+        where = rd if ms_dir == rd else f"{rd} (multisplit: {ms_dir})"
+        print(f"make_benchmarks_doc.py: no SSSP or multisplit results in {where}", file=sys.stderr)
         return 2
     plot_dir = os.path.abspath(args.plots or os.path.join(rd, "plots"))
-    plots = dict(pr.plot_all(rd, plot_dir))
+    # Plots live beside the data they draw, as RESULTS_DIR's do, unless --plots gathers them all.
+    ms_plot_dir = os.path.abspath(args.plots or os.path.join(ms_dir, "plots"))
+    drawn = draw_plots(rd, plot_dir, ms_dir, ms_plot_dir)
+    plots = {name: caption for name, (caption, _) in drawn.items()}
     out_dir = os.path.dirname(os.path.abspath(args.out))
-    rel_plot = lambda name: os.path.relpath(os.path.join(plot_dir, name), out_dir)  # noqa: E731
+    rel_plot = lambda name: os.path.relpath(os.path.join(drawn[name][1], name), out_dir)  # noqa: E731
     roads_dir = os.path.abspath(args.roads_from) if args.roads_from else rd
-    metas = {n: pr.read_meta(roads_dir if n == "sssp_roads" else rd, n)
-             for n in ("sssp", "sssp_large", "sssp_delta", "sssp_roads", "multisplit")}
+    meta_names = ["sssp", "sssp_large", "sssp_delta", "sssp_roads", "multisplit"]
+    if ms_dir != rd:
+        # From another run, the building-block tables need rows of their own; from RESULTS_DIR
+        # they come from the bench_multisplit.sh run whose multisplit.json row is shown.
+        meta_names += MULTISPLIT_BLOCKS
+    meta_dir = lambda n: roads_dir if n == "sssp_roads" else ms_dir if n.startswith("multisplit") else rd  # noqa: E731
+    metas = {n: pr.read_meta(meta_dir(n), n) for n in meta_names}
     cpu_meta = pr.read_meta(rd, "cpu_sssp") if cpu else None
 
     doc = Doc()
@@ -696,6 +728,10 @@ def main():
         rel_small = os.path.relpath(os.path.abspath(args.small_n_from), ROOT)
         command += f" --small-n-from {rel_small}"
         elsewhere.append(f"the small-n table from `{rel_small}`")
+    if ms_dir != rd:
+        rel_ms = os.path.relpath(ms_dir, ROOT)
+        command += f" --multisplit-from {rel_ms}"
+        elsewhere.append(f"the multisplit tables from `{rel_ms}`")
     if elsewhere:
         sources += " (" + "; ".join(elsewhere) + ")"
     doc.add("# Benchmarks", "",
@@ -706,7 +742,8 @@ def main():
     for name, m in metas.items():
         if m:
             rows.append(meta_row(name, m))
-        elif (name == "sssp" and sssp) or (name == "multisplit" and ms) or (name == "sssp_delta" and sweep):
+        elif ((name == "sssp" and sssp) or (name == "multisplit" and ms) or (name == "sssp_delta" and sweep)
+              or (name in MULTISPLIT_BLOCKS and os.path.exists(os.path.join(ms_dir, name + ".json")))):
             rows.append([f"`{name}.json`", "?", "?", "?", "?", "?", "not recorded (no meta file)"])
     if cpu_meta:  # not in `metas`: its command is shown in its own section
         rows.append(meta_row("cpu_sssp", cpu_meta))
@@ -735,14 +772,16 @@ def main():
     if ms:
         multisplit_section(doc, ms, rel_plot, plots)
     else:
-        doc.add("## Multisplit", "", f"No multisplit results in `{rel_rd}` (run `scripts/bench_multisplit.sh`).", "")
+        doc.add("## Multisplit", "", f"No multisplit results in `{os.path.relpath(ms_dir, ROOT)}` "
+                "(run `scripts/bench_multisplit.sh`).", "")
     small_n_dir = os.path.abspath(args.small_n_from) if args.small_n_from else None
-    benchmarks_doc_extra.add_sections(doc, rd, roads_dir, small_n_dir)
+    benchmarks_doc_extra.add_sections(doc, rd, roads_dir, small_n_dir, ms_dir)
     doc.add(*closing_note(sssp, ms))
     os.makedirs(out_dir, exist_ok=True)
     with open(args.out, "w") as f:
         f.write("\n".join(doc.lines).rstrip() + "\n")
-    print(f"wrote {args.out} ({len(plots)} plots in {plot_dir})")
+    folders = sorted({folder for _, folder in drawn.values()}) or [plot_dir]
+    print(f"wrote {args.out} ({len(plots)} plots in {' and '.join(folders)})")
     return 0
 
 

@@ -400,8 +400,13 @@ def read_meta(results_dir, name):
     return load_json(path) if os.path.exists(path) else None
 
 
-def plot_all(results_dir, out=None):
-    """Draws every plot the folder's JSON allows; returns [(png name, caption)]."""
+# The results files plot_all can draw from (NAME.json).
+PLOT_PARTS = ("sssp", "sssp_delta", "multisplit")
+
+
+def plot_all(results_dir, out=None, parts=PLOT_PARTS):
+    """Draws every plot the folder's JSON allows, of the parts named (make_benchmarks_doc.py
+    --multisplit-from draws multisplit from another folder); returns [(png name, caption)]."""
     if plt is None:
         raise SystemExit("plot_results.py: matplotlib is missing; install it with "
                          "'apt-get install python3-matplotlib' (Debian/Ubuntu package, no pip needed)")
@@ -410,12 +415,16 @@ def plot_all(results_dir, out=None):
     written = []
     found = False
     for name, fn in (("sssp", plot_sssp), ("sssp_delta", plot_sweep), ("multisplit", plot_multisplit)):
+        if name not in parts:
+            continue
         path = os.path.join(results_dir, name + ".json")
         if os.path.exists(path):
             found = True
             fn(load_json(path), read_meta(results_dir, name), out, written)
     if not found:
-        raise SystemExit(f"plot_results.py: no sssp.json, sssp_delta.json or multisplit.json in {results_dir}")
+        files = [p + ".json" for p in parts]
+        either = ", ".join(files[:-1]) + " or " + files[-1] if len(files) > 1 else files[0]
+        raise SystemExit(f"plot_results.py: no {either} in {results_dir}")
     return written
 
 
