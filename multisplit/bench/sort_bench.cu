@@ -190,8 +190,9 @@ class Bench {
       });
       Record r;
       using multisplit::detail::NullValue;
-      const SortTuning default_tuning = pairs ? multisplit::detail::default_sort_tuning<std::uint32_t, std::uint32_t>()
-                                              : multisplit::detail::default_sort_tuning<std::uint32_t, NullValue>();
+      const SortTuning default_tuning = pairs
+                                            ? multisplit::detail::default_sort_tuning<std::uint32_t, std::uint32_t>(n)
+                                            : multisplit::detail::default_sort_tuning<std::uint32_t, NullValue>(n);
       const SortTuning tuning = v.is_default ? default_tuning : v.tuning;
       r.variant = v.is_default ? std::string("default (block)") : v.name;
       r.r = tuning.max_radix_bits;

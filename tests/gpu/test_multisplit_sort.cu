@@ -433,6 +433,61 @@ TEST(MultisplitSort, TempSizeForLargerInputServesSmaller) {
   expect_equal(out.download(), want, "keys");
 }
 
+// The default digit width depends on n (8 bits up to wide_digit_max_items,
+// 7 above): a size asked for the first n past that bound must still serve
+// the bound itself, whose four 256-bucket passes have larger count matrices.
+template <class Value>
+void check_size_across_digit_widths() {
+  constexpr bool kPairs = multisplit::detail::has_values<Value>();
+  const std::uint32_t wide_max = multisplit::detail::wide_digit_max_items<std::uint32_t, Value>();
+  ASSERT_GT(wide_max, 0u);
+  using multisplit::detail::default_sort_tuning;
+  ASSERT_EQ((default_sort_tuning<std::uint32_t, Value>(wide_max).max_radix_bits), 8);
+  ASSERT_EQ((default_sort_tuning<std::uint32_t, Value>(wide_max + 1).max_radix_bits), 7);
+  std::size_t past_bytes = 0;
+  ASSERT_EQ((call_sort<std::uint32_t, Value>(nullptr, past_bytes, nullptr, nullptr, nullptr, nullptr, wide_max + 1, 0,
+                                             32, 0, nullptr)),
+            cudaSuccess);
+  const std::uint32_t n = wide_max;
+  const auto keys = make_keys<std::uint32_t>(n, Dist::Uniform, 31);
+  std::vector<std::uint32_t> values, want_keys, want_values;
+  if constexpr (kPairs) values = make_values<std::uint32_t>(n);
+  reference_sort(keys, values, 0, 32, want_keys, want_values);
+  DeviceArray<std::uint32_t> keys_in(n), keys_out(n), values_in(kPairs ? n : 1), values_out(kPairs ? n : 1);
+  keys_in.upload(keys);
+  keys_out.poison();
+  if constexpr (kPairs) {
+    values_in.upload(values);
+    values_out.poison();
+  }
+  DeviceArray<unsigned char> temp(past_bytes);
+  temp.poison();
+  const Value* vin = nullptr;
+  Value* vout = nullptr;
+  if constexpr (kPairs) {
+    vin = values_in.get();
+    vout = values_out.get();
+  }
+  ASSERT_EQ((call_sort<std::uint32_t, Value>(temp.get(), past_bytes, keys_in.get(), keys_out.get(), vin, vout, n, 0,
+                                             32, 0, nullptr)),
+            cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  expect_equal(keys_out.download(), want_keys, "keys");
+  if constexpr (kPairs) expect_equal(values_out.download(), want_values, "values");
+}
+
+TEST(MultisplitSort, TempSizeServesSmallerInputAcrossDigitWidths) {
+  SKIP_IF_NO_GPU();
+  {
+    SCOPED_TRACE("keys");
+    check_size_across_digit_widths<multisplit::detail::NullValue>();
+  }
+  {
+    SCOPED_TRACE("pairs");
+    check_size_across_digit_widths<std::uint32_t>();
+  }
+}
+
 // Capture fails on any synchronising or allocating call: "stream-ordered, no
 // hidden allocation". Replaying the graph twice also shows that nothing
 // depends on temp contents left by an earlier call.

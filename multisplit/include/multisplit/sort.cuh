@@ -36,12 +36,15 @@
 // (detail/device/block_postscan.cuh).
 //
 // The defaults (default_sort_tuning, default_block_items) were chosen with
-// sort_bench over the digit width r and the keys per thread: keys and pairs
-// take r = 7 (32 bits as 7 7 6 6 6) with the library's BMS tile. Wide digits
-// win because every pass re-reads and rewrites all keys and the per-pass
-// cost grows slowly with the digit count (past 32 buckets the tile ranks
-// through shared peer masks); at 256 buckets the post-scan's shared memory
-// grows enough to cost more than a fifth pass saves. cub::DeviceRadixSort is faster: its onesweep
+// sort_bench over the digit width r, n and the keys per thread: 32-bit keys
+// and pairs take r = 7 (32 bits as 7 7 6 6 6) with the library's BMS tiles,
+// and r = 8 (four passes) up to wide_digit_max_items. Wide digits win
+// because every pass re-reads and rewrites all keys and the per-pass cost
+// grows slowly with the digit count (past 32 buckets the tile ranks through
+// shared peer masks); at 256 buckets the post-scan's shared memory grows
+// enough to cost more than a fifth pass saves, except at moderate n, where
+// each pass's fixed cost (three launches, a count-matrix scan) weighs
+// more. cub::DeviceRadixSort is faster: its onesweep
 // sort (Adinets & Merrill 2022) reads the keys once per pass, ordering tiles
 // by decoupled look-back (Merrill & Garland 2016), while a multisplit pass
 // reads them twice (pre-scan and post-scan) and orders its chunks through a
@@ -59,13 +62,25 @@
 namespace multisplit {
 
 namespace detail {
-// The measured choice (see above): digit bits per pass, the block
-// post-scan, and the library's own BMS tiles for each pass's bucket count
-// (kLibraryBlockItems; sort_bench also runs fixed tiles).
+// Largest n sorted with 8-bit digits; above it, 7. Measured for 32-bit keys
+// alone and with 32-bit values (docs/TUNING.md, "Radix sort"): r = 8 is
+// faster up to 2^25 keys (1.43x at 2^20, 1.09x at 2^25) and 2^24 pairs
+// (1.31x at 2^20, 1.04x at 2^24), slower past them. Other types keep r = 7
+// at every n (0: never).
 template <class Key, class Value>
-constexpr SortTuning default_sort_tuning() {
+constexpr std::uint32_t wide_digit_max_items() {
+  if constexpr (sizeof(Key) != 4) return 0;
+  else if constexpr (!has_values<Value>()) return 1u << 25;
+  else return sizeof(Value) == 4 ? 1u << 24 : 0;
+}
+
+// The measured choice (see above): digit bits per pass for n items, the
+// block post-scan, and the library's own BMS tiles for each pass's bucket
+// count (kLibraryBlockItems; sort_bench also runs fixed tiles).
+template <class Key, class Value>
+constexpr SortTuning default_sort_tuning(std::uint32_t n) {
   SortTuning tuning;
-  tuning.max_radix_bits = 7;
+  tuning.max_radix_bits = n <= wide_digit_max_items<Key, Value>() ? 8 : 7;
   tuning.method = Method::Block;
   return tuning;
 }
@@ -73,24 +88,44 @@ template <class Key, class Value>
 constexpr int default_block_items() {
   return kLibraryBlockItems;
 }
+
+// radix_sort with the defaults for n. A size query (d_temp == nullptr)
+// also covers the largest n that takes the wider digits when n itself does
+// not, so that, as documented, a size asked for n serves every smaller n.
+template <class Key, class Value>
+cudaError_t default_sort(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                         const Value* values_in, Value* values_out, std::uint32_t n, int begin_bit, int end_bit,
+                         cudaStream_t stream) {
+  constexpr int kItems = default_block_items<Key, Value>();
+  MULTISPLIT_RETURN_IF_ERROR((radix_sort<Key, Value, kItems>(d_temp, temp_bytes, keys_in, keys_out, values_in,
+                                                             values_out, n, begin_bit, end_bit, stream,
+                                                             default_sort_tuning<Key, Value>(n))));
+  constexpr std::uint32_t kWideMax = wide_digit_max_items<Key, Value>();
+  if (d_temp == nullptr && kWideMax > 0 && n > kWideMax) {
+    std::size_t wide_bytes = 0;
+    MULTISPLIT_RETURN_IF_ERROR((radix_sort<Key, Value, kItems>(nullptr, wide_bytes, keys_in, keys_out, values_in,
+                                                               values_out, kWideMax, begin_bit, end_bit, stream,
+                                                               default_sort_tuning<Key, Value>(kWideMax))));
+    temp_bytes = temp_bytes > wide_bytes ? temp_bytes : wide_bytes;
+  }
+  return cudaSuccess;
+}
 }  // namespace detail
 
 template <class Key>
 cudaError_t sort_keys(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out, std::uint32_t n,
                       int begin_bit = 0, int end_bit = static_cast<int>(sizeof(Key) * 8), cudaStream_t stream = 0) {
   using V = detail::NullValue;
-  return detail::radix_sort<Key, V, detail::default_block_items<Key, V>()>(
-      d_temp, temp_bytes, d_keys_in, d_keys_out, nullptr, nullptr, n, begin_bit, end_bit, stream,
-      detail::default_sort_tuning<Key, V>());
+  return detail::default_sort<Key, V>(d_temp, temp_bytes, d_keys_in, d_keys_out, nullptr, nullptr, n, begin_bit,
+                                      end_bit, stream);
 }
 
 template <class Key, class Value>
 cudaError_t sort_pairs(void* d_temp, std::size_t& temp_bytes, const Key* d_keys_in, Key* d_keys_out,
                        const Value* d_values_in, Value* d_values_out, std::uint32_t n, int begin_bit = 0,
                        int end_bit = static_cast<int>(sizeof(Key) * 8), cudaStream_t stream = 0) {
-  return detail::radix_sort<Key, Value, detail::default_block_items<Key, Value>()>(
-      d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n, begin_bit, end_bit, stream,
-      detail::default_sort_tuning<Key, Value>());
+  return detail::default_sort<Key, Value>(d_temp, temp_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n,
+                                          begin_bit, end_bit, stream);
 }
 
 }  // namespace multisplit

@@ -39,7 +39,7 @@
 namespace multisplit {
 namespace detail {
 
-// How a sort runs its passes. Public entry points use default_sort_tuning();
+// How a sort runs its passes. Public entry points use default_sort_tuning(n);
 // sort_bench sweeps the rest.
 struct SortTuning {
   int max_radix_bits = 8;          // r: digit bits per pass (1..8); the passes share the bits evenly
