@@ -64,9 +64,8 @@ namespace multisplit {
 namespace detail {
 // Largest n sorted with 8-bit digits; above it, 7. Measured for 32-bit keys
 // alone and with 32-bit values (docs/TUNING.md, "Radix sort"): r = 8 is
-// faster up to 2^25 keys (1.43x at 2^20, 1.09x at 2^25) and 2^24 pairs
-// (1.31x at 2^20, 1.04x at 2^24), slower past them. Other types keep r = 7
-// at every n (0: never).
+// faster up to 2^25 keys and 2^24 pairs, slower past them. Other types
+// keep r = 7 at every n (0: never).
 template <class Key, class Value>
 constexpr std::uint32_t wide_digit_max_items() {
   if constexpr (sizeof(Key) != 4) return 0;
