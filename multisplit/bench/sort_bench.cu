@@ -194,7 +194,11 @@ class Bench {
                                             ? multisplit::detail::default_sort_tuning<std::uint32_t, std::uint32_t>(n)
                                             : multisplit::detail::default_sort_tuning<std::uint32_t, NullValue>(n);
       const SortTuning tuning = v.is_default ? default_tuning : v.tuning;
-      r.variant = v.is_default ? std::string("default (block)") : v.name;
+      const int default_items = pairs ? multisplit::detail::default_block_items<std::uint32_t, std::uint32_t>(n)
+                                      : multisplit::detail::default_block_items<std::uint32_t, NullValue>(n);
+      const std::string default_name =
+          default_items == multisplit::detail::kLibraryBlockItems ? "block" : "block-t" + std::to_string(default_items);
+      r.variant = v.is_default ? "default (" + default_name + ")" : v.name;
       r.r = tuning.max_radix_bits;
       r.digits = digit_list(32, tuning.max_radix_bits);
       r.passes = multisplit::detail::DigitPlan::make(32, tuning.max_radix_bits).passes;

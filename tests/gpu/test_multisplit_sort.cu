@@ -488,6 +488,26 @@ TEST(MultisplitSort, TempSizeServesSmallerInputAcrossDigitWidths) {
   }
 }
 
+// Large pair sorts switch to a fixed 24-item tile (large_tile_min_items):
+// the size for the first n past the switch covers the last n before it.
+// (Sorts that large run in LargestSizeCheckedOnDevice.)
+TEST(MultisplitSort, TempSizeServesSmallerInputAcrossTiles) {
+  SKIP_IF_NO_GPU();
+  using multisplit::detail::default_block_items;
+  const std::uint32_t first = multisplit::detail::large_tile_min_items<std::uint32_t, std::uint32_t>();
+  ASSERT_GT(first, 0u);
+  ASSERT_EQ((default_block_items<std::uint32_t, std::uint32_t>(first)), multisplit::detail::kLargeSortTileItems);
+  ASSERT_EQ((default_block_items<std::uint32_t, std::uint32_t>(first - 1)), multisplit::detail::kLibraryBlockItems);
+  std::size_t past = 0, before = 0;
+  ASSERT_EQ((multisplit::sort_pairs<std::uint32_t, std::uint32_t>(nullptr, past, nullptr, nullptr, nullptr, nullptr,
+                                                                  first)),
+            cudaSuccess);
+  ASSERT_EQ((multisplit::sort_pairs<std::uint32_t, std::uint32_t>(nullptr, before, nullptr, nullptr, nullptr, nullptr,
+                                                                  first - 1)),
+            cudaSuccess);
+  EXPECT_GE(past, before);
+}
+
 // Capture fails on any synchronising or allocating call: "stream-ordered, no
 // hidden allocation". Replaying the graph twice also shows that nothing
 // depends on temp contents left by an earlier call.

@@ -38,7 +38,8 @@
 // The defaults (default_sort_tuning, default_block_items) were chosen with
 // sort_bench over the digit width r, n and the keys per thread: 32-bit keys
 // and pairs take r = 7 (32 bits as 7 7 6 6 6) with the library's BMS tiles,
-// and r = 8 (four passes) up to wide_digit_max_items. Wide digits win
+// r = 8 (four passes) up to wide_digit_max_items, and pairs from
+// large_tile_min_items a fixed 24-item tile. Wide digits win
 // because every pass re-reads and rewrites all keys and the per-pass cost
 // grows slowly with the digit count (past 32 buckets the tile ranks through
 // shared peer masks); at 256 buckets the post-scan's shared memory grows
@@ -73,9 +74,20 @@ constexpr std::uint32_t wide_digit_max_items() {
   else return sizeof(Value) == 4 ? 1u << 24 : 0;
 }
 
+// Smallest n from which pairs of 32-bit keys and values sort with one
+// fixed BMS tile of kLargeSortTileItems in every pass instead of the
+// library's tiles (docs/TUNING.md, "Radix sort": faster from 2^27 pairs,
+// slower below); 0: never (keys alone, other types).
+constexpr int kLargeSortTileItems = 24;
+template <class Key, class Value>
+constexpr std::uint32_t large_tile_min_items() {
+  if constexpr (sizeof(Key) == 4 && has_values<Value>()) return sizeof(Value) == 4 ? 1u << 27 : 0;
+  else return 0;
+}
+
 // The measured choice (see above): digit bits per pass for n items, the
 // block post-scan, and the library's own BMS tiles for each pass's bucket
-// count (kLibraryBlockItems; sort_bench also runs fixed tiles).
+// count (kLibraryBlockItems), or the fixed tile from large_tile_min_items.
 template <class Key, class Value>
 constexpr SortTuning default_sort_tuning(std::uint32_t n) {
   SortTuning tuning;
@@ -84,28 +96,44 @@ constexpr SortTuning default_sort_tuning(std::uint32_t n) {
   return tuning;
 }
 template <class Key, class Value>
-constexpr int default_block_items() {
-  return kLibraryBlockItems;
+constexpr int default_block_items(std::uint32_t n) {
+  constexpr std::uint32_t kLargeMin = large_tile_min_items<Key, Value>();
+  return kLargeMin > 0 && n >= kLargeMin ? kLargeSortTileItems : kLibraryBlockItems;
 }
 
-// radix_sort with the defaults for n. A size query (d_temp == nullptr)
-// also covers the largest n that takes the wider digits when n itself does
-// not, so that, as documented, a size asked for n serves every smaller n.
+// radix_sort with the defaults for n (digit width and tile).
+template <class Key, class Value>
+cudaError_t default_sort_at(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                            const Value* values_in, Value* values_out, std::uint32_t n, int begin_bit, int end_bit,
+                            cudaStream_t stream) {
+  const SortTuning tuning = default_sort_tuning<Key, Value>(n);
+  if constexpr (large_tile_min_items<Key, Value>() > 0) {
+    if (default_block_items<Key, Value>(n) == kLargeSortTileItems)
+      return radix_sort<Key, Value, kLargeSortTileItems>(d_temp, temp_bytes, keys_in, keys_out, values_in,
+                                                         values_out, n, begin_bit, end_bit, stream, tuning);
+  }
+  return radix_sort<Key, Value, kLibraryBlockItems>(d_temp, temp_bytes, keys_in, keys_out, values_in, values_out, n,
+                                                    begin_bit, end_bit, stream, tuning);
+}
+
+// default_sort_at, where a size query (d_temp == nullptr) also covers the
+// largest n of every smaller regime (wider digits, the library's tiles),
+// so that, as documented, a size asked for n serves every smaller n.
 template <class Key, class Value>
 cudaError_t default_sort(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
                          const Value* values_in, Value* values_out, std::uint32_t n, int begin_bit, int end_bit,
                          cudaStream_t stream) {
-  constexpr int kItems = default_block_items<Key, Value>();
-  MULTISPLIT_RETURN_IF_ERROR((radix_sort<Key, Value, kItems>(d_temp, temp_bytes, keys_in, keys_out, values_in,
-                                                             values_out, n, begin_bit, end_bit, stream,
-                                                             default_sort_tuning<Key, Value>(n))));
-  constexpr std::uint32_t kWideMax = wide_digit_max_items<Key, Value>();
-  if (d_temp == nullptr && kWideMax > 0 && n > kWideMax) {
-    std::size_t wide_bytes = 0;
-    MULTISPLIT_RETURN_IF_ERROR((radix_sort<Key, Value, kItems>(nullptr, wide_bytes, keys_in, keys_out, values_in,
-                                                               values_out, kWideMax, begin_bit, end_bit, stream,
-                                                               default_sort_tuning<Key, Value>(kWideMax))));
-    temp_bytes = temp_bytes > wide_bytes ? temp_bytes : wide_bytes;
+  MULTISPLIT_RETURN_IF_ERROR((default_sort_at<Key, Value>(d_temp, temp_bytes, keys_in, keys_out, values_in,
+                                                          values_out, n, begin_bit, end_bit, stream)));
+  if (d_temp != nullptr) return cudaSuccess;
+  constexpr std::uint32_t kLargeMin = large_tile_min_items<Key, Value>();
+  const std::uint32_t regime_ends[] = {wide_digit_max_items<Key, Value>(), kLargeMin > 0 ? kLargeMin - 1 : 0u};
+  for (const std::uint32_t end : regime_ends) {
+    if (end == 0 || end >= n) continue;
+    std::size_t bytes = 0;
+    MULTISPLIT_RETURN_IF_ERROR((default_sort_at<Key, Value>(nullptr, bytes, keys_in, keys_out, values_in, values_out,
+                                                            end, begin_bit, end_bit, stream)));
+    temp_bytes = temp_bytes > bytes ? temp_bytes : bytes;
   }
   return cudaSuccess;
 }
