@@ -63,26 +63,29 @@
 namespace multisplit {
 
 namespace detail {
-// Largest n sorted with 8-bit digits; above it, 7. Measured for 32-bit keys
-// alone and with 32-bit values (docs/TUNING.md, "Radix sort"): r = 8 is
-// faster up to 2^25 keys and 2^24 pairs, slower past them. Other types
-// keep r = 7 at every n (0: never).
+// The n-dependent rules below were measured for 32-bit keys, alone or with
+// 32-bit values (docs/TUNING.md, "Radix sort"); other types keep r = 7 and
+// the library's tiles at every n.
 template <class Key, class Value>
-constexpr std::uint32_t wide_digit_max_items() {
-  if constexpr (sizeof(Key) != 4) return 0;
-  else if constexpr (!has_values<Value>()) return 1u << 25;
-  else return sizeof(Value) == 4 ? 1u << 24 : 0;
+constexpr bool sort_rules_by_n() {
+  return sizeof(Key) == 4 && (!has_values<Value>() || sizeof(Value) == 4);
 }
 
-// Smallest n from which pairs of 32-bit keys and values sort with one
-// fixed BMS tile of kLargeSortTileItems in every pass instead of the
-// library's tiles (docs/TUNING.md, "Radix sort": faster from 2^27 pairs,
-// slower below); 0: never (keys alone, other types).
+// Largest n sorted with 8-bit digits; above it, 7 (0: never). r = 8 is
+// faster up to 2^25 keys and 2^24 pairs, slower past them.
+template <class Key, class Value>
+constexpr std::uint32_t wide_digit_max_items() {
+  if constexpr (!sort_rules_by_n<Key, Value>()) return 0;
+  else return has_values<Value>() ? 1u << 24 : 1u << 25;
+}
+
+// Smallest n from which pairs sort with one fixed BMS tile of
+// kLargeSortTileItems in every pass instead of the library's tiles (0:
+// never; keys alone never do): faster from 2^27 pairs, slower below.
 constexpr int kLargeSortTileItems = 24;
 template <class Key, class Value>
 constexpr std::uint32_t large_tile_min_items() {
-  if constexpr (sizeof(Key) == 4 && has_values<Value>()) return sizeof(Value) == 4 ? 1u << 27 : 0;
-  else return 0;
+  return sort_rules_by_n<Key, Value>() && has_values<Value>() ? 1u << 27 : 0;
 }
 
 // The measured choice (see above): digit bits per pass for n items, the
