@@ -81,10 +81,14 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
   // three made the pair tile slower from 40 buckets up; same section).
   static constexpr int kMinBlocks = kPairs ? 2 : Shape::kMinBlocks;
   // rank/scatter have an unchecked path for whole tiles, taken up to this
-  // many buckets: faster there, slightly slower past it, where the checks
-  // are not what the tile waits on (docs/TUNING.md, "BMS whole-tile path").
+  // many buckets in the post-scan's kAll kernel: faster there, slightly
+  // slower past it, where the checks are not what the tile waits on
+  // (docs/TUNING.md, "BMS whole-tile path"). From kWholeKernelMinBuckets
+  // whole tiles run it in a kernel of their own (PostscanTiles; policies.cuh).
   static constexpr bool kFullTilePath = true;
   static constexpr std::uint32_t kFullTileMaxBuckets = kPairs ? 64 : 128;
+  static constexpr std::uint32_t kWholeKernelMinBuckets =
+      kPairs ? MULTISPLIT_WHOLE_KERNEL_MIN_PAIR_BUCKETS : MULTISPLIT_WHOLE_KERNEL_MIN_KEY_BUCKETS;
   using ScanStorage = typename Combine::TempStorage;
 
   // The counter arrays' words for m buckets (at least 32 slots each):
@@ -223,6 +227,25 @@ constexpr bool block_postscan_stores_ids() {
   return has_shared_binding<BucketFn>::value;
 }
 
+// Which tiles one launch of the BMS post-scan walks. Every tile but the
+// input's last is whole (chunks are tile aligned), and whole tiles can skip
+// every per-item bound check.
+//   kAll  : every tile; whole ones unchecked up to the tile's
+//           kFullTileMaxBuckets, the rest checked: two paths in one kernel,
+//           chosen per tile;
+//   kWhole: whole tiles only, unchecked, in a kernel of their own, so that
+//           the checked path's code does not share (and move) its register
+//           allocation; its partner kLast takes the rest;
+//   kLast : the input's last tile when it is partial, checked, one block.
+//           Its keys of bucket b are the last of b in the output, so bucket
+//           b's keys end where bucket b + 1's first chunk starts (or at n):
+//           it needs neither the chunk's running offsets nor the other
+//           blocks, and runs in a launch of its own.
+// Which bucket counts take kWhole + kLast: the tile's kWholeKernelMinBuckets
+// (policies.cuh; docs/TUNING.md, "BMS post-scan: whole tiles in a kernel of
+// their own").
+enum class PostscanTiles { kAll, kWhole, kLast };
+
 // The BMS post-scan over any block tile type (BlockTileSplit,
 // BlockTileThreadCounts): two stages, tile t + 1 prefetched while tile t is
 // ranked and written. Interleaved: every chunk is one tile and block b
@@ -232,7 +255,7 @@ constexpr bool block_postscan_stores_ids() {
 // instantiations rather than one loop for both: the general loop's extra
 // live state cost the key tile (three blocks' registers) a quarter of its
 // speed at 16 buckets.
-template <class Tile, bool Interleaved, class Key, class Value, class BucketFn>
+template <class Tile, bool Interleaved, PostscanTiles Tiles, class Key, class Value, class BucketFn>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     block_postscan_kernel(const Key* __restrict__ keys_in, Key* __restrict__ keys_out,
                           const Value* __restrict__ values_in, Value* __restrict__ values_out,
@@ -242,7 +265,11 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   constexpr bool kPairs = Tile::kPairs;
   constexpr std::uint32_t kTile = Tile::kTile;
   constexpr int kItems = Tile::kItems;
+  constexpr bool kWholeOnly = Tiles == PostscanTiles::kWhole;
   const ChunkLayout layout = planned_layout.on_device();  // device counts: the real n
+  // Items in whole tiles; kWhole stops there, kLast starts there.
+  const std::uint32_t whole_end = layout.n - layout.n % kTile;
+  if (Tiles == PostscanTiles::kLast && whole_end == layout.n) return;  // no partial tile
   __shared__ typename Tile::ScanStorage scan_storage;
   extern __shared__ __align__(16) unsigned char smem[];
   const BucketFn fn = bind_functor(bucket_fn, smem);
@@ -269,18 +296,36 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
       split.template scatter<kFull>(fn, tile_count, split.key_stage(stage), split.value_stage(stage), key, value,
                                     bucket_rank, keys_out, values_out);
     };
-    // Whole tiles (all but a chunk's last) skip every per-item bound check;
-    // tiles without that path take the checked one always.
-    if (Tile::kFullTilePath && tile_count == kTile && m <= Tile::kFullTileMaxBuckets)
-      run(std::integral_constant<bool, Tile::kFullTilePath>{});
-    else
+    if constexpr (kWholeOnly) {
+      run(std::true_type{});
+    } else if constexpr (Tiles == PostscanTiles::kLast) {
       run(std::false_type{});
+    } else {
+      // kAll: whole tiles (all but the input's last) skip every per-item
+      // bound check; tiles without that path take the checked one always.
+      if (Tile::kFullTilePath && tile_count == kTile && m <= Tile::kFullTileMaxBuckets)
+        run(std::integral_constant<bool, Tile::kFullTilePath>{});
+      else
+        run(std::false_type{});
+    }
   };
 
-  if constexpr (Interleaved) {
+  if constexpr (Tiles == PostscanTiles::kLast) {
+    const std::uint32_t count = layout.n - whole_end;
+    split.zero_counts();
+    split.prefetch(0, keys_in, values_in, whole_end, count, keys_aligned, values_aligned);
+    cp_async_commit();
+    cp_async_wait_all();
+    __syncthreads();
+    process(0, count, [&](std::uint32_t b, std::uint32_t tile_count) {
+      const std::uint32_t bucket_end =
+          b + 1 < m ? offsets[static_cast<std::size_t>(b + 1) * layout.num_chunks] : layout.n;
+      return bucket_end - tile_count;
+    });
+  } else if constexpr (Interleaved) {
     // Chunk t is tile t; with a device count the planned chunks past the
     // real tiles are empty, so the real tiles are all there is to walk.
-    const std::uint32_t num_tiles = div_up(layout.n, kTile);
+    const std::uint32_t num_tiles = kWholeOnly ? layout.n / kTile : div_up(layout.n, kTile);
     split.zero_counts();
     if (blockIdx.x < num_tiles)
       split.prefetch(0, keys_in, values_in, blockIdx.x * kTile, min(kTile, layout.n - blockIdx.x * kTile),
@@ -308,7 +353,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
       split.running[b] = offsets[static_cast<std::size_t>(b) * layout.num_chunks + chunk];
     split.zero_counts();
     const std::uint32_t begin = layout.begin(chunk);
-    const std::uint32_t end = layout.end(chunk);
+    const std::uint32_t end = kWholeOnly ? min(layout.end(chunk), whole_end) : layout.end(chunk);
     if (begin < end) split.prefetch(0, keys_in, values_in, begin, min(kTile, end - begin), keys_aligned, values_aligned);
     cp_async_commit();
     std::uint32_t stage = 0;
@@ -331,6 +376,68 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   }
   cp_async_wait_all();  // leave no copy in flight (an empty group when the loop ran)
 }
+
+// Opts a kernel in to `smem` bytes of dynamic shared memory. Needed past
+// 48 KiB of static plus dynamic shared memory, so set whenever the dynamic
+// part alone comes near (the static part, e.g. a BlockScan's storage, is
+// not known here).
+template <class Kernel>
+cudaError_t opt_in_shared(Kernel kernel, std::size_t smem) {
+  if (smem > 40 * 1024) return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
+  return cudaSuccess;
+}
+
+// Host side of the BMS post-scan for one tile type: which kernels run for
+// m buckets (kWhole + kLast from the tile's kWholeKernelMinBuckets, 0 =
+// never; else kAll), their shared-memory opt-in, the launch.
+template <class Tile, class Key, class Value, class BucketFn>
+struct BlockPostscan {
+  static constexpr bool kWholeKernel = Tile::kFullTilePath && Tile::kWholeKernelMinBuckets > 0;
+  static bool whole_tiles(std::uint32_t m) { return kWholeKernel && m >= Tile::kWholeKernelMinBuckets; }
+
+  template <PostscanTiles Tiles>
+  static auto kernel(bool interleaved) {
+    return interleaved ? block_postscan_kernel<Tile, true, Tiles, Key, Value, BucketFn>
+                       : block_postscan_kernel<Tile, false, Tiles, Key, Value, BucketFn>;
+  }
+  // The kernel of the grid (the one occupancy is planned for). kWhole is
+  // only instantiated for tiles that can take it.
+  static auto grid_kernel(bool interleaved, std::uint32_t m) {
+    if constexpr (kWholeKernel) {
+      if (whole_tiles(m)) return kernel<PostscanTiles::kWhole>(interleaved);
+    }
+    return kernel<PostscanTiles::kAll>(interleaved);
+  }
+  static cudaError_t prepare(bool interleaved, std::uint32_t m, std::size_t smem) {
+    MULTISPLIT_RETURN_IF_ERROR(opt_in_shared(grid_kernel(interleaved, m), smem));
+    if constexpr (kWholeKernel) {
+      if (whole_tiles(m)) MULTISPLIT_RETURN_IF_ERROR(opt_in_shared(kernel<PostscanTiles::kLast>(interleaved), smem));
+    }
+    return cudaSuccess;
+  }
+  static cudaError_t blocks_per_sm(bool interleaved, std::uint32_t m, std::size_t smem, int& blocks) {
+    MULTISPLIT_RETURN_IF_ERROR(prepare(interleaved, m, smem));
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, grid_kernel(interleaved, m), Tile::kThreads, smem);
+  }
+  // The grid over `layout`, then (whole-tile kernel, and a partial last
+  // tile possible: always with a device count) the one-block kLast.
+  static cudaError_t launch(bool interleaved, std::uint32_t grid, std::size_t smem, const ChunkLayout& layout,
+                            const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
+                            std::uint32_t m, int bits, const BucketFn& fn, std::uint32_t functor_bytes,
+                            const std::uint32_t* offsets, cudaStream_t stream) {
+    grid_kernel(interleaved, m)<<<grid, Tile::kThreads, smem, stream>>>(keys_in, keys_out, values_in, values_out,
+                                                                        layout, m, bits, fn, functor_bytes, offsets);
+    MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
+    if constexpr (kWholeKernel) {
+      if (whole_tiles(m) && (layout.device_n != nullptr || layout.n % Tile::kTile != 0)) {
+        kernel<PostscanTiles::kLast>(interleaved)<<<1, Tile::kThreads, smem, stream>>>(
+            keys_in, keys_out, values_in, values_out, layout, m, bits, fn, functor_bytes, offsets);
+        MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
+      }
+    }
+    return cudaSuccess;
+  }
+};
 
 }  // namespace detail
 }  // namespace multisplit

@@ -68,8 +68,11 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
   }
   // rank/scatter have an unchecked path for whole tiles, taken for keys at
   // every bucket count this tile serves; pairs measured no faster with it
-  // (docs/TUNING.md, "BMS whole-tile path").
+  // (docs/TUNING.md, "BMS whole-tile path"). Always in the post-scan's kAll
+  // kernel (kernels of their own measured no faster: "BMS post-scan: whole
+  // tiles in a kernel of their own").
   static constexpr bool kFullTilePath = !kPairs;
+  static constexpr std::uint32_t kWholeKernelMinBuckets = 0;
   static constexpr std::uint32_t kFullTileMaxBuckets = 0xFFFFFFFFu;
   // Whether this tile can serve the key (and value) type at all.
   static constexpr bool supported() {

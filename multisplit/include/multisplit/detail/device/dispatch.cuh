@@ -133,24 +133,15 @@ struct ThreePhase {
   static auto warp_kernel() { return warp_postscan_kernel<P::kWarpItems, Key, Value, BucketFn>; }
   using BlockTile = BlockTileSplit<P::kBlockThreads, P::kBlockSplitItems, Key, Value, BucketFn>;
   using CountsTile = BlockTileThreadCounts<P::kBlockThreads, P::kBlockItems, Key, Value, BucketFn>;
-  static auto block_kernel(bool interleaved) {
-    return interleaved ? block_postscan_kernel<BlockTile, true, Key, Value, BucketFn>
-                       : block_postscan_kernel<BlockTile, false, Key, Value, BucketFn>;
-  }
-  static auto counts_kernel() { return block_postscan_kernel<CountsTile, false, Key, Value, BucketFn>; }
+  using BlockPost = BlockPostscan<BlockTile, Key, Value, BucketFn>;
+  using CountsPost = BlockPostscan<CountsTile, Key, Value, BucketFn>;
   static auto counting_prescan() { return counting_prescan_kernel<kCountingPrescanThreads, Key, BucketFn>; }
   static auto tile_counting() { return tile_counting_kernel<kTileCountThreads, Key, BucketFn>; }
 
-  // Opts the kernel in to `smem` bytes of dynamic shared memory. Needed past
-  // 48 KiB of static plus dynamic shared memory, so set whenever the dynamic
-  // part alone comes near (the static part, e.g. a BlockScan's storage, is
-  // not known here).
+  // Opts the kernel in to `smem` bytes of dynamic shared memory (block_postscan.cuh).
   template <class Kernel>
   static cudaError_t prepare(Kernel kernel, std::size_t smem) {
-    if (smem > 40 * 1024)
-      MULTISPLIT_RETURN_IF_ERROR(
-          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-    return cudaSuccess;
+    return opt_in_shared(kernel, smem);
   }
 
   // Pre-scan geometry for plan.layout: several blocks per chunk at full
@@ -206,10 +197,9 @@ struct ThreePhase {
       plan.interleaved = !plan.thread_counts && P::interleave_tiles(m);
       plan.layout.tile_items =
           static_cast<std::uint32_t>(P::kBlockThreads) * (plan.thread_counts ? P::kBlockItems : P::kBlockSplitItems);
-      const auto kernel = plan.thread_counts ? counts_kernel() : block_kernel(plan.interleaved);
-      MULTISPLIT_RETURN_IF_ERROR(prepare(kernel, plan.post_smem));
-      MULTISPLIT_RETURN_IF_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &blocks_per_sm, kernel, static_cast<int>(plan.post_threads), plan.post_smem));
+      MULTISPLIT_RETURN_IF_ERROR(
+          plan.thread_counts ? CountsPost::blocks_per_sm(false, m, plan.post_smem, blocks_per_sm)
+                             : BlockPost::blocks_per_sm(plan.interleaved, m, plan.post_smem, blocks_per_sm));
     }
     if (blocks_per_sm < 1) return cudaErrorInvalidConfiguration;
     const std::uint32_t sms = static_cast<std::uint32_t>(limits.sm_count);
@@ -279,10 +269,15 @@ struct ThreePhase {
                                      Value* values_out, std::uint32_t m, const BucketFn& fn,
                                      const std::uint32_t* offsets, cudaStream_t stream) {
     const int bits = ceil_log2(m);
-    const auto kernel = plan.method == Method::Direct ? direct_kernel()
-                        : plan.method == Method::Warp ? warp_kernel()
-                        : plan.thread_counts          ? counts_kernel()
-                                                      : block_kernel(plan.interleaved);
+    if (plan.method == Method::Block) {
+      return plan.thread_counts
+                 ? CountsPost::launch(false, plan.post_grid, plan.post_smem, plan.layout, keys_in, keys_out,
+                                      values_in, values_out, m, bits, fn, plan.functor_bytes, offsets, stream)
+                 : BlockPost::launch(plan.interleaved, plan.post_grid, plan.post_smem, plan.layout, keys_in,
+                                     keys_out, values_in, values_out, m, bits, fn, plan.functor_bytes, offsets,
+                                     stream);
+    }
+    const auto kernel = plan.method == Method::Direct ? direct_kernel() : warp_kernel();
     kernel<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
         keys_in, keys_out, values_in, values_out, plan.layout, m, bits, fn, plan.functor_bytes, offsets);
     return cudaGetLastError();

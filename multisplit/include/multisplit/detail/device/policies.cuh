@@ -35,6 +35,20 @@
 #define MULTISPLIT_THREAD_COUNTS_MAX_PAIR_BUCKETS 32
 #endif
 
+// Smallest bucket count from which the warp-ranked BMS tile runs its whole
+// tiles in a kernel of their own (block_postscan.cuh: PostscanTiles::kWhole,
+// the last partial tile in a second launch), for keys and for pairs; 0:
+// never. Below it one kernel takes every tile. Pairs take it from 512
+// buckets, where the tile's shared memory leaves one block per SM; keys
+// never (slower at 40-100 and at 1024 buckets, mixed at 361-768). Measured:
+// docs/TUNING.md, "BMS post-scan: whole tiles in a kernel of their own".
+#ifndef MULTISPLIT_WHOLE_KERNEL_MIN_KEY_BUCKETS
+#define MULTISPLIT_WHOLE_KERNEL_MIN_KEY_BUCKETS 0
+#endif
+#ifndef MULTISPLIT_WHOLE_KERNEL_MIN_PAIR_BUCKETS
+#define MULTISPLIT_WHOLE_KERNEL_MIN_PAIR_BUCKETS 512
+#endif
+
 // Bucket counts at which BMS cuts its input into one chunk per tile and
 // deals the tiles round-robin to the resident blocks, instead of one chunk
 // of consecutive tiles per block (0 as the minimum: never). Why: with a

@@ -88,15 +88,7 @@ struct RadixPass {
   // the library's tiles run).
   static constexpr int kFixedItems = kLibraryTile ? P::kBlockSplitItems : BlockItems;
 
-  static auto block_kernel() {
-    return block_postscan_kernel<BlockTileSplit<kBlockThreads, kFixedItems, Key, Value, Fn>, false, Key, Value, Fn>;
-  }
-
-  template <class Kernel>
-  static cudaError_t blocks_per_sm(Kernel kernel, std::size_t smem, int& blocks) {
-    MULTISPLIT_RETURN_IF_ERROR(Three::prepare(kernel, smem));
-    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kBlockThreads, smem);
-  }
+  using FixedPost = BlockPostscan<BlockTileSplit<kBlockThreads, kFixedItems, Key, Value, Fn>, Key, Value, Fn>;
 
   static cudaError_t plan(Plan& plan, Method method, std::uint32_t n, int digit_bits, const DeviceLimits& limits) {
     const std::uint32_t m = 1u << digit_bits;
@@ -118,7 +110,7 @@ struct RadixPass {
     plan.post_smem = block_postscan_bytes<kBlockThreads, kFixedItems, Key, Value>(m, block_postscan_stores_ids<Fn>());
     if (plan.post_smem > limits.max_shared_bytes) return cudaErrorInvalidConfiguration;
     int blocks_per_sm = 0;
-    MULTISPLIT_RETURN_IF_ERROR(RadixPass::blocks_per_sm(block_kernel(), plan.post_smem, blocks_per_sm));
+    MULTISPLIT_RETURN_IF_ERROR(FixedPost::blocks_per_sm(false, m, plan.post_smem, blocks_per_sm));
     if (blocks_per_sm < 1) return cudaErrorInvalidConfiguration;
     const std::uint32_t sms = static_cast<std::uint32_t>(limits.sm_count);
     const std::uint32_t chunks =
@@ -154,9 +146,8 @@ struct RadixPass {
     MULTISPLIT_RETURN_IF_ERROR(cub::DeviceScan::ExclusiveSum(scan_temp, scan_bytes, counts, counts, cells, stream));
     if constexpr (!kLibraryTile) {
       if (plan.method == Method::Block) {
-        block_kernel()<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(
-            keys_in, keys_out, values_in, values_out, plan.layout, m, digit_bits, fn, plan.functor_bytes, counts);
-        return cudaGetLastError();
+        return FixedPost::launch(false, plan.post_grid, plan.post_smem, plan.layout, keys_in, keys_out, values_in,
+                                 values_out, m, digit_bits, fn, plan.functor_bytes, counts, stream);
       }
     }
     return Three::launch_postscan(plan, keys_in, keys_out, values_in, values_out, m, fn, counts, stream);
