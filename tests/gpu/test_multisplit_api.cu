@@ -164,9 +164,11 @@ TEST(MultisplitApi, UnalignedPointersAndOwnStream) {
   cudaStream_t stream;
   ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
   const std::uint32_t n = 150001;
-  // 256 buckets: the interleaved BMS (one-tile chunks, tile-counting
-  // pre-scan); 600: pairs' whole-tile kernel and the last tile's own launch.
-  for (const std::uint32_t m : {45u, 256u, 600u}) {
+  // 8 buckets: the thread-counter tile, whose pair values come from global
+  // memory (unaligned: element loads); 256: the interleaved BMS (one-tile
+  // chunks, tile-counting pre-scan); 600: pairs' whole-tile kernel and the
+  // last tile's own launch.
+  for (const std::uint32_t m : {8u, 45u, 256u, 600u}) {
     SCOPED_TRACE(m);
     const std::vector<std::uint32_t> keys = random_keys(n, 10);
     const std::vector<std::uint32_t> values = random_keys(n, 11);

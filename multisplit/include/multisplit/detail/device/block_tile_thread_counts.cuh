@@ -25,6 +25,10 @@
 // Rows are read from the shared stage as 16-byte vectors. Each row is
 // padded by 16 bytes so that the eight lanes of a vector-load phase hit
 // distinct banks (row stride / 16 is odd for every supported row).
+// Pairs: only the keys come through the shared stages; each thread reads
+// its row of values from global memory into registers as the tile is
+// ranked, and the values are reordered through one shared buffer. A value
+// stage less is what lets three blocks share an SM (two with staged values).
 //
 // This is the counter layout of CUB's BlockRadixRank (per-thread digit
 // counters scanned in digit-major order), without packing two counters
@@ -88,12 +92,24 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
   static constexpr std::uint32_t kValueRow = kPairs ? row_stride<Value>() : 0u;
   static constexpr std::uint32_t kKeyStage = BlockThreads * kKeyRow;
   static constexpr std::uint32_t kValueStage = BlockThreads * kValueRow;
+  // Pairs: values read from global memory straight into registers when a
+  // tile is ranked, then reordered through one buffer, instead of coming
+  // through two cp.async stages: the shared memory of one stage less lets
+  // three blocks share an SM instead of two (policies.cuh:
+  // MULTISPLIT_THREAD_COUNTS_DIRECT_PAIR_VALUES; docs/TUNING.md, "BMS
+  // thread-counter tiles: pair values from global memory").
+  static constexpr bool kDirectValues = kPairs && MULTISPLIT_THREAD_COUNTS_DIRECT_PAIR_VALUES != 0;
+  static constexpr std::size_t value_bytes(int stages) {
+    if constexpr (!kPairs) return 0;
+    else if constexpr (kDirectValues) return align_up(kTile * sizeof(Value), 16);
+    else return stages * static_cast<std::size_t>(kValueStage) * sizeof(Value);
+  }
 
   struct ScanStorage {};  // the scans here need no storage beyond the counters
 
   __host__ __device__ static constexpr std::size_t bytes(std::uint32_t m, bool store_ids, int stages) {
     std::size_t total = stages * static_cast<std::size_t>(kKeyStage) * sizeof(Key);
-    if constexpr (kPairs) total += stages * static_cast<std::size_t>(kValueStage) * sizeof(Value);
+    total += value_bytes(stages);
     if (store_ids) total += align_up(kTile * sizeof(std::uint16_t), 16);
     total += align_up(static_cast<std::size_t>(m) * BlockThreads * sizeof(std::uint16_t), 16);
     const std::size_t mm = m > 32 ? m : 32;
@@ -110,6 +126,10 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
   std::uint32_t* tile_start; // [m + 1]
   std::uint32_t* out_shift;  // slot -> output position
   std::uint32_t m;
+  // kDirectValues: where each stage's values are in global memory.
+  const Value* direct_values = nullptr;
+  std::uint32_t direct_base[2] = {0, 0};
+  bool direct_aligned = false;
 
   __device__ BlockTileThreadCounts(unsigned char* smem, std::uint32_t functor_bytes, std::uint32_t m_, int /*bits*/,
                                    int stages)
@@ -118,7 +138,7 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
     key_stages = reinterpret_cast<Key*>(cursor);
     cursor += stages * static_cast<std::size_t>(kKeyStage) * sizeof(Key);
     value_stages = reinterpret_cast<Value*>(cursor);
-    if constexpr (kPairs) cursor += stages * static_cast<std::size_t>(kValueStage) * sizeof(Value);
+    cursor += value_bytes(stages);
     tile_ids = reinterpret_cast<std::uint16_t*>(cursor);
     if constexpr (kStoreIds) cursor += align_up(kTile * sizeof(std::uint16_t), 16);
     counters = reinterpret_cast<std::uint16_t*>(cursor);
@@ -131,14 +151,24 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
   }
 
   __device__ Key* key_stage(std::uint32_t s) const { return key_stages + s * kKeyStage; }
-  __device__ Value* value_stage(std::uint32_t s) const { return value_stages + s * kValueStage; }
+  __device__ Value* value_stage(std::uint32_t s) const {
+    if constexpr (kDirectValues) return value_stages;  // one reorder buffer
+    else return value_stages + s * kValueStage;
+  }
 
-  // Starts the copy of items [base, base + count) into `stage`, as rows.
+  // Starts the copy of items [base, base + count) into `stage`, as rows
+  // (kDirectValues: keys only; the values' place is noted for rank()).
   __device__ void prefetch(std::uint32_t stage, const Key* keys_in, const Value* values_in, std::uint32_t base,
-                           std::uint32_t count, bool keys_aligned, bool values_aligned) const {
+                           std::uint32_t count, bool keys_aligned, bool values_aligned) {
     prefetch_tile_rows<BlockThreads, Items, kKeyRow>(key_stage(stage), keys_in, base, count, keys_aligned);
-    if constexpr (kPairs)
+    if constexpr (kDirectValues) {
+      direct_values = values_in;
+      direct_aligned = values_aligned;
+      if (stage == 0) direct_base[0] = base;
+      else direct_base[1] = base;
+    } else if constexpr (kPairs) {
       prefetch_tile_rows<BlockThreads, Items, kValueRow>(value_stage(stage), values_in, base, count, values_aligned);
+    }
   }
 
   // Each thread zeroes only its own column (it alone counts into it).
@@ -157,7 +187,11 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
     const std::uint32_t lane = lane_id();
     const std::uint32_t first = threadIdx.x * Items;
     load_row(key_stage(stage) + threadIdx.x * kKeyRow, key);
-    if constexpr (kPairs) load_row(value_stage(stage) + threadIdx.x * kValueRow, value);
+    if constexpr (kDirectValues) {
+      load_direct<Full>(direct_values + (stage == 0 ? direct_base[0] : direct_base[1]) + first, tile_count, value);
+    } else if constexpr (kPairs) {
+      load_row(value_stage(stage) + threadIdx.x * kValueRow, value);
+    }
 
     // 1. Rank among my own keys of the same bucket.
     std::uint16_t* const my_counters = counters + threadIdx.x;
@@ -252,6 +286,18 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
   }
 
  private:
+  // kDirectValues: thread t's Items values from global memory (src = its first).
+  template <bool Full>
+  __device__ void load_direct(const Value* src, std::uint32_t tile_count, Value (&value)[Items]) const {
+    const std::uint32_t first = threadIdx.x * Items;
+    if ((Full || first + Items <= tile_count) && direct_aligned) {
+      load_row(src, value);
+    } else {
+#pragma unroll
+      for (int j = 0; j < Items; ++j)
+        if (Full || first + j < tile_count) value[j] = src[j];
+    }
+  }
   // Thread t's row of the stage into registers, as 16-byte vectors.
   template <class T>
   __device__ static void load_row(const T* row, T (&items)[Items]) {

@@ -31,6 +31,14 @@
 #ifndef MULTISPLIT_THREAD_COUNTS_MAX_KEY_BUCKETS
 #define MULTISPLIT_THREAD_COUNTS_MAX_KEY_BUCKETS 32
 #endif
+// Pairs in the thread-counter tile: 1 reads each tile's values from global
+// memory into registers when the tile is ranked (one value buffer, three
+// blocks per SM); 0 stages them with the keys through cp.async (two value
+// stages, two blocks per SM). Measured: docs/TUNING.md, "BMS thread-counter
+// tiles: pair values from global memory".
+#ifndef MULTISPLIT_THREAD_COUNTS_DIRECT_PAIR_VALUES
+#define MULTISPLIT_THREAD_COUNTS_DIRECT_PAIR_VALUES 1
+#endif
 #ifndef MULTISPLIT_THREAD_COUNTS_MAX_PAIR_BUCKETS
 #define MULTISPLIT_THREAD_COUNTS_MAX_PAIR_BUCKETS 32
 #endif
