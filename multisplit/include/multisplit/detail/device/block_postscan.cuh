@@ -89,6 +89,7 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
   static constexpr std::uint32_t kFullTileMaxBuckets = kPairs ? 64 : 128;
   static constexpr std::uint32_t kWholeKernelMinBuckets =
       kPairs ? MULTISPLIT_WHOLE_KERNEL_MIN_PAIR_BUCKETS : MULTISPLIT_WHOLE_KERNEL_MIN_KEY_BUCKETS;
+  static constexpr bool kInterleaves = true;  // also one-tile chunks dealt round-robin (policies.cuh)
   using ScanStorage = typename Combine::TempStorage;
 
   // The counter arrays' words for m buckets (at least 32 slots each):
@@ -389,16 +390,23 @@ cudaError_t opt_in_shared(Kernel kernel, std::size_t smem) {
 
 // Host side of the BMS post-scan for one tile type: which kernels run for
 // m buckets (kWhole + kLast from the tile's kWholeKernelMinBuckets, 0 =
-// never; else kAll), their shared-memory opt-in, the launch.
-template <class Tile, class Key, class Value, class BucketFn>
+// never; else kAll), their shared-memory opt-in, the launch. Interleaves:
+// whether the interleaved layout's kernels are instantiated at all (a
+// caller that never interleaves says false; `interleaved` must then be).
+template <class Tile, class Key, class Value, class BucketFn, bool Interleaves = Tile::kInterleaves>
 struct BlockPostscan {
   static constexpr bool kWholeKernel = Tile::kFullTilePath && Tile::kWholeKernelMinBuckets > 0;
   static bool whole_tiles(std::uint32_t m) { return kWholeKernel && m >= Tile::kWholeKernelMinBuckets; }
 
   template <PostscanTiles Tiles>
   static auto kernel(bool interleaved) {
-    return interleaved ? block_postscan_kernel<Tile, true, Tiles, Key, Value, BucketFn>
-                       : block_postscan_kernel<Tile, false, Tiles, Key, Value, BucketFn>;
+    if constexpr (Interleaves) {
+      return interleaved ? block_postscan_kernel<Tile, true, Tiles, Key, Value, BucketFn>
+                         : block_postscan_kernel<Tile, false, Tiles, Key, Value, BucketFn>;
+    } else {
+      (void)interleaved;
+      return block_postscan_kernel<Tile, false, Tiles, Key, Value, BucketFn>;
+    }
   }
   // The kernel of the grid (the one occupancy is planned for). kWhole is
   // only instantiated for tiles that can take it.

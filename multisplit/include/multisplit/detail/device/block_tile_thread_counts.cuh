@@ -77,6 +77,7 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
   // tiles in a kernel of their own").
   static constexpr bool kFullTilePath = !kPairs;
   static constexpr std::uint32_t kWholeKernelMinBuckets = 0;
+  static constexpr bool kInterleaves = false;  // chunks of consecutive tiles only
   static constexpr std::uint32_t kFullTileMaxBuckets = 0xFFFFFFFFu;
   // Whether this tile can serve the key (and value) type at all.
   static constexpr bool supported() {
@@ -99,7 +100,7 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
   // MULTISPLIT_THREAD_COUNTS_DIRECT_PAIR_VALUES; docs/TUNING.md, "BMS
   // thread-counter tiles: pair values from global memory").
   static constexpr bool kDirectValues = kPairs && MULTISPLIT_THREAD_COUNTS_DIRECT_PAIR_VALUES != 0;
-  static constexpr std::size_t value_bytes(int stages) {
+  __host__ __device__ static constexpr std::size_t value_bytes(int stages) {
     if constexpr (!kPairs) return 0;
     else if constexpr (kDirectValues) return align_up(kTile * sizeof(Value), 16);
     else return stages * static_cast<std::size_t>(kValueStage) * sizeof(Value);

@@ -88,7 +88,8 @@ struct RadixPass {
   // the library's tiles run).
   static constexpr int kFixedItems = kLibraryTile ? P::kBlockSplitItems : BlockItems;
 
-  using FixedPost = BlockPostscan<BlockTileSplit<kBlockThreads, kFixedItems, Key, Value, Fn>, Key, Value, Fn>;
+  // (Chunks of consecutive tiles only: plan_fixed_tile never interleaves.)
+  using FixedPost = BlockPostscan<BlockTileSplit<kBlockThreads, kFixedItems, Key, Value, Fn>, Key, Value, Fn, false>;
 
   static cudaError_t plan(Plan& plan, Method method, std::uint32_t n, int digit_bits, const DeviceLimits& limits) {
     const std::uint32_t m = 1u << digit_bits;
