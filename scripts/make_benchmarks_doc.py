@@ -505,7 +505,8 @@ def multisplit_section(doc, data, rel_plot, plots):
     res = data["results"]
     copy = data.get("copy_gbps", 0)
     doc.add("## Multisplit: methods compared", "")
-    doc.add(f"n uniform random 32-bit keys (and 32-bit values for pairs); median of {data.get('runs', '?')} "
+    doc.add(f"{data.get('device', 'Device not recorded')}; n uniform random 32-bit keys (and 32-bit values for "
+            f"pairs); median of {data.get('runs', '?')} "
             f"timed calls after {data.get('warmup', '?')} warm-ups, CUDA events. Speed of light: 12 bytes per key "
             f"(read twice, write once), 20 per pair, at the measured device-to-device copy rate of {copy:.0f} GB/s "
             f"= {copy / 12:.0f} Gkeys/s and {copy / 20:.0f} Gpairs/s. Every method's output is compared with "
@@ -716,6 +717,9 @@ def main():
 
     doc = Doc()
     device = (sssp or ms)["device"]
+    if sssp and ms and not str(device).startswith(str(ms.get("device", device))):
+        # Parts from runs of their own may come from another card: say which.
+        device += f"; the multisplit, sort, histogram and reduce tables: {ms['device']}"
     rel_rd = os.path.relpath(rd, ROOT)
     command = f"scripts/make_benchmarks_doc.py {rel_rd}"
     sources = f"`{rel_rd}`"
