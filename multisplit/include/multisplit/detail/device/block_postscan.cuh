@@ -384,8 +384,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
 // not known here).
 template <class Kernel>
 cudaError_t opt_in_shared(Kernel kernel, std::size_t smem) {
-  if (smem > 40 * 1024) return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
-  return cudaSuccess;
+  if (smem <= 40 * 1024) return cudaSuccess;
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
 }
 
 // Host side of the BMS post-scan for one tile type: which kernels run for
