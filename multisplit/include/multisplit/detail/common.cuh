@@ -1,6 +1,6 @@
 // Shared helpers of the multisplit implementation: value placeholder, bit
 // helpers, the optional shared-memory hook of bucket functors, temporary
-// storage carving.
+// storage carving, the dynamic shared-memory opt-in of kernels.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -102,6 +102,16 @@ struct TempLayout {
     return reinterpret_cast<T*>(static_cast<char*>(base) + offset[i]);
   }
 };
+
+// Opts a kernel in to `smem` bytes of dynamic shared memory. Needed past
+// 48 KiB of static plus dynamic shared memory, so set whenever the dynamic
+// part alone comes near (the static part, e.g. a BlockScan's storage, is
+// not known here).
+template <class Kernel>
+cudaError_t opt_in_shared(Kernel kernel, std::size_t smem) {
+  if (smem <= 40 * 1024) return cudaSuccess;
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
+}
 
 // Launch-error check for use inside dispatch functions returning cudaError_t.
 #define MULTISPLIT_RETURN_IF_ERROR(expr)          \

@@ -378,16 +378,6 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   cp_async_wait_all();  // leave no copy in flight (an empty group when the loop ran)
 }
 
-// Opts a kernel in to `smem` bytes of dynamic shared memory. Needed past
-// 48 KiB of static plus dynamic shared memory, so set whenever the dynamic
-// part alone comes near (the static part, e.g. a BlockScan's storage, is
-// not known here).
-template <class Kernel>
-cudaError_t opt_in_shared(Kernel kernel, std::size_t smem) {
-  if (smem <= 40 * 1024) return cudaSuccess;
-  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
-}
-
 // Host side of the BMS post-scan for one tile type: which kernels run for
 // m buckets (kWhole + kLast from the tile's kWholeKernelMinBuckets, 0 =
 // never; else kAll), their shared-memory opt-in, the launch. Interleaves:

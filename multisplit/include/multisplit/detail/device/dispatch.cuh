@@ -138,12 +138,6 @@ struct ThreePhase {
   static auto counting_prescan() { return counting_prescan_kernel<kCountingPrescanThreads, Key, BucketFn>; }
   static auto tile_counting() { return tile_counting_kernel<kTileCountThreads, Key, BucketFn>; }
 
-  // Opts the kernel in to `smem` bytes of dynamic shared memory (block_postscan.cuh).
-  template <class Kernel>
-  static cudaError_t prepare(Kernel kernel, std::size_t smem) {
-    return opt_in_shared(kernel, smem);
-  }
-
   // Pre-scan geometry for plan.layout: several blocks per chunk at full
   // occupancy (counting_prescan.cuh). Call again after re-cutting the layout.
   static cudaError_t plan_prescan(Plan& plan, std::uint32_t m, const DeviceLimits& limits) {
@@ -160,9 +154,9 @@ struct ThreePhase {
       plan.pre_smem = tile_counting_smem(m, plan.functor_bytes);
       plan.pre_grid = std::min(div_up(plan.layout.num_chunks, kTileCountGroup),
                                static_cast<std::uint32_t>(limits.sm_count) * kCountingPrescanBlocksPerSm);
-      return prepare(tile_counting(), plan.pre_smem);
+      return opt_in_shared(tile_counting(), plan.pre_smem);
     }
-    return prepare(counting_prescan(), plan.pre_smem);
+    return opt_in_shared(counting_prescan(), plan.pre_smem);
   }
 
   static cudaError_t plan(Plan& plan, Method method, std::uint32_t n, std::uint32_t m, const BucketFn& fn,
@@ -177,7 +171,7 @@ struct ThreePhase {
       plan.post_smem = plan.functor_bytes + F::direct_bytes(m);
       plan.layout.tile_items = 32u * P::kDirectItems;
       plan.warp_chunks = true;
-      MULTISPLIT_RETURN_IF_ERROR(prepare(direct_kernel(), plan.post_smem));
+      MULTISPLIT_RETURN_IF_ERROR(opt_in_shared(direct_kernel(), plan.post_smem));
       MULTISPLIT_RETURN_IF_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
           &blocks_per_sm, direct_kernel(), static_cast<int>(plan.post_threads), plan.post_smem));
     } else if (method == Method::Warp) {
@@ -186,7 +180,7 @@ struct ThreePhase {
       plan.post_smem = plan.functor_bytes + F::warp_bytes(m);
       plan.layout.tile_items = 32u * P::kWarpItems;
       plan.warp_chunks = true;
-      MULTISPLIT_RETURN_IF_ERROR(prepare(warp_kernel(), plan.post_smem));
+      MULTISPLIT_RETURN_IF_ERROR(opt_in_shared(warp_kernel(), plan.post_smem));
       MULTISPLIT_RETURN_IF_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
           &blocks_per_sm, warp_kernel(), static_cast<int>(plan.post_threads), plan.post_smem));
     } else {
