@@ -135,6 +135,42 @@ TEST(MultisplitFunctorsHost, DeltaWithLowerBoundAndOverflowBucket) {
   EXPECT_EQ(ffn(1e9f), 7u);
 }
 
+// The 32-bit delta functor folds `lower` into the divisor's 64-bit addend;
+// it must equal the plain formula for any lower bound, width and bucket
+// count, including lower bounds near 2^32 and widths of both magic forms.
+TEST(MultisplitFunctorsHost, DeltaFoldedLowerBoundMatchesPlainFormula) {
+  std::mt19937_64 rng(11);
+  struct Case {
+    std::uint32_t lower, width, buckets;
+  };
+  std::vector<Case> cases = {{0, 1, 1},          {0, 1, 0xFFFFFFFFu}, {5, 1, 1000},       {100, 10, 4},
+                             {1000, 37, 10},     {1000, 7, 1u << 30}, {0xFFFFFF00u, 7, 64}, {0xFFFFFFFFu, 3, 5},
+                             {0x80000000u, 0x7FFFFFFFu, 3},           {1, 0xFFFFFFFFu, 2}, {12345, 1u << 20, 4096}};
+  for (int i = 0; i < 300; ++i)
+    cases.push_back({static_cast<std::uint32_t>(rng()), static_cast<std::uint32_t>(rng() >> (rng() % 33)) | 1u,
+                     1u + static_cast<std::uint32_t>(rng() % 5000)});
+  for (const Case& c : cases) {
+    const multisplit::delta_buckets<std::uint32_t> fn(c.lower, c.width, c.buckets);
+    const auto plain = [&](std::uint32_t key) -> std::uint32_t {
+      if (key < c.lower) return 0;
+      const std::uint32_t q = (key - c.lower) / c.width;
+      return q >= c.buckets - 1 ? c.buckets - 1 : q;
+    };
+    std::vector<std::uint32_t> keys = {0u, 1u, c.lower, c.lower - 1, c.lower + 1, 0xFFFFFFFFu, 0xFFFFFFFEu};
+    for (int i = 0; i < 64; ++i) {
+      keys.push_back(static_cast<std::uint32_t>(rng()));
+      // Bucket edges: lower + q * width and one before.
+      const std::uint64_t edge = c.lower + (rng() % (0x100000000ull / c.width + 1)) * c.width;
+      if (edge <= 0xFFFFFFFFull) {
+        keys.push_back(static_cast<std::uint32_t>(edge));
+        keys.push_back(static_cast<std::uint32_t>(edge - 1));
+      }
+    }
+    for (const std::uint32_t key : keys)
+      ASSERT_EQ(fn(key), plain(key)) << "key " << key << ", lower " << c.lower << ", width " << c.width;
+  }
+}
+
 TEST(MultisplitFunctorsHost, RangeBucketsAreUpperBounds) {
   const std::vector<std::uint32_t> splitters = {10, 20, 20, 30};
   const multisplit::range_buckets<std::uint32_t> fn(splitters.data(), 4);

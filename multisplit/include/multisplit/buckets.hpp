@@ -31,34 +31,62 @@
 namespace multisplit {
 
 namespace detail {
-// q = n / d for 32-bit n and a divisor fixed in advance: one multiply-high,
-// a subtraction, an add and two shifts instead of the ~20-instruction integer
-// division (Granlund & Montgomery, "Division by invariant integers using
-// multiplication", PLDI 1994, figure 4.1; exact for every 32-bit n, d >= 1).
-// The bucket functor runs twice per key, so this matters: with a plain
-// division delta buckets ran markedly slower than identity buckets
-// (docs/TUNING.md, "Delta buckets").
+// q = n / d for 32-bit n and a divisor fixed in advance, as one 32x32->64-bit
+// multiply-add and a shift: q = (n * magic + addend) >> 32 >> shift
+// (Robison, "N-bit unsigned division via N-bit multiply-add", ARITH 2005).
+// For d = 2^s + e, 0 < e < 2^s, either magic = ceil(2^(32+s) / d) (round up,
+// addend 0) or magic = floor(2^(32+s) / d) with addend = magic (round down,
+// numerator + 1) is exact for every 32-bit n, and one of the two always
+// applies; powers of two take magic = 2^31. On the GPU this is one IMAD.WIDE
+// and one shift where Granlund & Montgomery's 33-bit magic needs a
+// multiply-high, two adds and two shifts. The bucket functor runs three
+// times per key (pre-scan, ranking, write-out), so this matters: with a plain
+// division delta buckets ran about 30% slower than identity buckets
+// (docs/TUNING.md, "Delta buckets"). The addend is 64 bits wide so that a
+// caller can fold a constant subtraction from n into it (delta_buckets).
 struct InvariantDivisor {
-  std::uint32_t magic = 1;
-  std::uint32_t shift1 = 0;
-  std::uint32_t shift2 = 0;
+  // d = 1 until constructed: (n + 1) * (2^32 - 1) >> 32 = n.
+  std::uint32_t magic = 0xFFFFFFFFu;
+  std::uint32_t shift = 0;
+  std::uint64_t addend = 0xFFFFFFFFu;
 
   InvariantDivisor() = default;
   MULTISPLIT_HD explicit InvariantDivisor(std::uint32_t d) {
-    std::uint32_t l = 0;  // ceil(log2(d))
-    while (l < 32 && (std::uint64_t{1} << l) < d) ++l;
-    magic = static_cast<std::uint32_t>(((std::uint64_t{1} << 32) * ((std::uint64_t{1} << l) - d)) / d + 1);
-    shift1 = l < 1 ? l : 1;
-    shift2 = l > 0 ? l - 1 : 0;
+    std::uint32_t s = 0;  // floor(log2(d))
+    while (s < 31 && (d >> (s + 1)) != 0) ++s;
+    if ((d & (d - 1)) == 0) {
+      // n / 2^s = n * 2^31 >> (32 + s - 1); d = 1 needs the round-down form.
+      if (s == 0) {
+        magic = 0xFFFFFFFFu;  // floor(2^32 / 1) - 1 = 2^32 - 1, numerator + 1
+        addend = magic;
+        shift = 0;
+      } else {
+        magic = 0x80000000u;
+        addend = 0;
+        shift = s - 1;
+      }
+      return;
+    }
+    const std::uint64_t power = std::uint64_t{1} << (32 + s);
+    const std::uint64_t down = power / d;  // < 2^32 because d > 2^s
+    const std::uint64_t rem = power % d;   // > 0 because d is no power of two
+    shift = s;
+    if (d - rem <= (std::uint64_t{1} << s)) {  // round up: error d - rem
+      magic = static_cast<std::uint32_t>(down + 1);
+      addend = 0;
+    } else {  // round down, numerator + 1: error rem <= 2^s
+      magic = static_cast<std::uint32_t>(down);
+      addend = magic;
+    }
   }
-  MULTISPLIT_HD std::uint32_t divide(std::uint32_t n) const {
-#if defined(__CUDA_ARCH__)
-    const std::uint32_t t = __umulhi(magic, n);
-#else
-    const std::uint32_t t = static_cast<std::uint32_t>((static_cast<std::uint64_t>(magic) * n) >> 32);
-#endif
-    return (t + ((n - t) >> shift1)) >> shift2;
+  // floor((n * magic + addend) / 2^(32 + shift)); `addend` may be any 64-bit
+  // value for which the sum stays below 2^64 (it wraps, as IMAD.WIDE does).
+  MULTISPLIT_HD static std::uint32_t apply(std::uint32_t n, std::uint32_t magic_, std::uint64_t addend_,
+                                           std::uint32_t shift_) {
+    const std::uint64_t product = static_cast<std::uint64_t>(n) * magic_ + addend_;
+    return static_cast<std::uint32_t>(product >> 32) >> shift_;
   }
+  MULTISPLIT_HD std::uint32_t divide(std::uint32_t n) const { return apply(n, magic, addend, shift); }
 };
 }  // namespace detail
 
@@ -74,7 +102,12 @@ struct delta_buckets {
   // width >= 1, buckets >= 1.
   MULTISPLIT_HD delta_buckets(Key lower_bound, Key bucket_width, std::uint32_t buckets)
       : lower_(lower_bound), width_(bucket_width), num_buckets_(buckets), last_(buckets - 1) {
-    if constexpr (kFastDivide) divisor_ = detail::InvariantDivisor(static_cast<std::uint32_t>(bucket_width));
+    if constexpr (kFastDivide) {
+      // (key - lower) * magic + addend = key * magic + (addend - lower * magic),
+      // all modulo 2^64: the subtraction folds into the multiply-add's addend.
+      divisor_ = detail::InvariantDivisor(static_cast<std::uint32_t>(bucket_width));
+      divisor_.addend -= static_cast<std::uint64_t>(lower_bound) * divisor_.magic;
+    }
   }
 
   // The paper's delta buckets: the whole unsigned key range cut into
@@ -90,11 +123,14 @@ struct delta_buckets {
   }
 
   MULTISPLIT_HD std::uint32_t operator()(Key key) const {
-    if (key < lower_) return 0;
     if constexpr (kFastDivide) {
-      const std::uint32_t q = divisor_.divide(static_cast<std::uint32_t>(key - lower_));
+      // max, multiply-add, shift, min: keys below `lower` become `lower`
+      // (bucket 0) rather than taking a branch.
+      const std::uint32_t clamped = key < lower_ ? lower_ : key;
+      const std::uint32_t q = divisor_.divide(clamped);
       return q >= last_ ? last_ : q;
     } else {
+      if (key < lower_) return 0;
       const Key q = static_cast<Key>((key - lower_) / width_);
       return q >= static_cast<Key>(last_) ? last_ : static_cast<std::uint32_t>(q);
     }
