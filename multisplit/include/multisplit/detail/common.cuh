@@ -47,6 +47,35 @@ __device__ __forceinline__ std::uint32_t lanemask_lt() {
   return mask;
 }
 
+// ---- Thread-private 16-bit counters in shared memory, one column per
+// thread and one row per bucket (the pre-scan's and the thread-counter
+// tile's), addressed in the shared window.
+// Counter b of a thread is its column's address + b * row_bytes: one IMAD.
+// Written in C++ (counters[b * threads + threadIdx.x], or any pointer
+// arithmetic) the compiler multiplied, added the thread and scaled, or
+// rebuilt the product from a packed bucket id as shift, mask and add:
+// three instructions where one does, up to three times per key. The
+// multiply-add is opaque asm so that it stays one instruction.
+__device__ __forceinline__ std::uint32_t shared_address(const void* p) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+template <std::uint32_t RowBytes>
+__device__ __forceinline__ std::uint32_t counter_address(std::uint32_t column, std::uint32_t row) {
+  std::uint32_t address;
+  asm("mad.lo.u32 %0, %1, %2, %3;" : "=r"(address) : "r"(row), "n"(RowBytes), "r"(column));
+  return address;
+}
+// Volatile with a memory clobber: the counters are also read and written
+// as ordinary shared memory (zeroing, scans) on the other side of barriers.
+__device__ __forceinline__ std::uint32_t load_counter(std::uint32_t address) {
+  std::uint16_t value;
+  asm volatile("ld.shared.u16 %0, [%1];" : "=h"(value) : "r"(address) : "memory");
+  return value;
+}
+__device__ __forceinline__ void store_counter(std::uint32_t address, std::uint32_t value) {
+  asm volatile("st.shared.u16 [%0], %1;" ::"r"(address), "h"(static_cast<std::uint16_t>(value)) : "memory");
+}
+
 // ---- Optional shared-memory hook of bucket functors (see buckets.hpp).
 template <class Fn, class = void>
 struct has_shared_binding : std::false_type {};
@@ -74,11 +103,16 @@ __device__ __forceinline__ Fn bind_functor(const Fn& fn, void* smem) {
 }
 
 // Bucket of a key, clamped into range so that a misbehaving functor can
-// never make the library write out of bounds.
+// never make the library write out of bounds. num_buckets >= 1. Written as
+// a min against num_buckets - 1 (one VIMNMX): `b < num_buckets ? b :
+// num_buckets - 1` is a compare and a select, because for num_buckets == 0
+// the two forms differ and the compiler cannot rule that out; the clamp
+// runs up to three times per key.
 template <class Fn, class Key>
 __device__ __forceinline__ std::uint32_t bucket_of(const Fn& fn, const Key& key, std::uint32_t num_buckets) {
   const std::uint32_t b = fn(key);
-  return b < num_buckets ? b : num_buckets - 1;
+  const std::uint32_t last = num_buckets - 1;
+  return b < last ? b : last;
 }
 
 // ---- Temporary storage: several 256-byte aligned sub-allocations in one

@@ -43,6 +43,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "../common.cuh"
 #include "../warp/warp_match.cuh"
@@ -195,14 +196,14 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
     }
 
     // 1. Rank among my own keys of the same bucket.
-    std::uint16_t* const my_counters = counters + threadIdx.x;
 #pragma unroll
     for (int j = 0; j < Items; ++j) {
       if (Full || first + j < tile_count) {
         const std::uint32_t b = bucket_of(fn, key[j], m);
-        const std::uint32_t before = my_counters[b * BlockThreads];
-        my_counters[b * BlockThreads] = static_cast<std::uint16_t>(before + 1);
-        bucket_rank[j] = b | (before << 16);
+        const std::uint32_t address = counter_address(b);
+        const std::uint32_t before = load_counter(address);
+        store_counter(address, before + 1);
+        bucket_rank[j] = pack(b, before);
       } else {
         bucket_rank[j] = 0;
       }
@@ -247,17 +248,25 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
       __syncthreads();
     }
 
-    // 3. Slot = bucket start + my first slot in the bucket + my rank.
+    // 3. Slot = bucket start + my first slot in the bucket + my rank. One
+    // loop per way of finding the start (a block-uniform choice), so the
+    // loop body has no branch per key.
+    auto place = [&](auto shuffle_tag) {
+      constexpr bool kShuffle = decltype(shuffle_tag)::value;
 #pragma unroll
-    for (int j = 0; j < Items; ++j) {
-      const std::uint32_t b = bucket_rank[j] & 0xFFFFu;
-      const std::uint32_t bucket_start =
-          shuffle_starts ? __shfl_sync(kFullMask, start, static_cast<int>(b)) : tile_start[b];
-      if (Full || first + j < tile_count) {
-        const std::uint32_t slot = bucket_start + my_counters[b * BlockThreads] + (bucket_rank[j] >> 16);
-        bucket_rank[j] = b | (slot << 16);
+      for (int j = 0; j < Items; ++j) {
+        const std::uint32_t b = bucket_rank[j] & 0xFFFFu;
+        std::uint32_t bucket_start;
+        if constexpr (kShuffle) bucket_start = __shfl_sync(kFullMask, start, static_cast<int>(b));
+        else bucket_start = tile_start[b];
+        if (Full || first + j < tile_count) {
+          const std::uint32_t slot = bucket_start + load_counter(counter_address(b)) + (bucket_rank[j] >> 16);
+          bucket_rank[j] = pack(b, slot);
+        }
       }
-    }
+    };
+    if (shuffle_starts) place(std::true_type{});
+    else place(std::false_type{});
     __syncthreads();
   }
 
@@ -287,6 +296,15 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
   }
 
  private:
+  // This thread's counter of bucket b (common.cuh: one IMAD per access).
+  __device__ std::uint32_t counter_address(std::uint32_t b) const {
+    return detail::counter_address<BlockThreads * sizeof(std::uint16_t)>(shared_address(counters + threadIdx.x), b);
+  }
+  // bucket | slot << 16 (both below 2^16) as one PRMT; the compiler turned
+  // the shift-and-or into a multiply-add and two masks.
+  __device__ static std::uint32_t pack(std::uint32_t bucket, std::uint32_t slot) {
+    return __byte_perm(bucket, slot, 0x5410);
+  }
   // kDirectValues: thread t's Items values from global memory (src = its first).
   template <bool Full>
   __device__ void load_direct(const Value* src, std::uint32_t tile_count, Value (&value)[Items]) const {

@@ -42,12 +42,14 @@
 namespace multisplit {
 namespace detail {
 
-// 512 x 4 blocks per SM rather than 256 x 8: the same threads and loads in
-// flight, half the blocks to zero, flush and schedule (docs/TUNING.md,
+// 512-thread blocks rather than 256: the same threads and loads in flight,
+// half the blocks to zero, flush and schedule. Three per SM (1536 threads),
+// not the four that would fill an sm_90 SM: measured faster once the
+// counting got cheaper, and for the tile-counting kernel too (docs/TUNING.md,
 // "Pre-scan counting").
 constexpr int kCountingPrescanThreads = 512;
 constexpr int kCountingPrescanUnroll = 4;          // vector loads in flight per thread
-constexpr int kCountingPrescanBlocksPerSm = 4;     // 2048 threads per SM on sm_90: full occupancy
+constexpr int kCountingPrescanBlocksPerSm = 3;     // grid size; the tile-counting grid too
 constexpr std::uint32_t kCountingPrescanMinSlice = 4096;  // keys; small chunks get fewer, fuller blocks
 constexpr std::size_t kCountingPrescanSmemTarget = 24 * 1024;  // per block (m > 32: histogram copies)
 // Up to this many buckets every thread counts into its own 16-bit counters.
@@ -138,6 +140,7 @@ __global__ void __launch_bounds__(BlockThreads)
   const BucketFn fn = bind_functor(bucket_fn, smem);
   std::uint32_t* hist = reinterpret_cast<std::uint32_t*>(smem + functor_bytes);
   std::uint16_t* thread_hist = reinterpret_cast<std::uint16_t*>(smem + functor_bytes) + threadIdx.x;
+  const std::uint32_t thread_column = shared_address(thread_hist);
   const bool small = m <= kCountingPrescanThreadBuckets;
   const std::uint32_t lane = lane_id();
   const std::uint32_t warp = threadIdx.x / kWarpThreads;
@@ -157,7 +160,11 @@ __global__ void __launch_bounds__(BlockThreads)
     if (small) {
       if (valid) {
 #pragma unroll
-        for (std::uint32_t k = 0; k < kCount; ++k) ++thread_hist[bucket_of(fn, key[k], m) * BlockThreads];
+        for (std::uint32_t k = 0; k < kCount; ++k) {
+          const std::uint32_t address =
+              counter_address<BlockThreads * sizeof(std::uint16_t)>(thread_column, bucket_of(fn, key[k], m));
+          store_counter(address, load_counter(address) + 1);
+        }
       }
     } else {
       count_shared_atomic<kCount>(fn, key, m, my_hist, valid);
