@@ -87,6 +87,11 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
   // whole tiles run it in a kernel of their own (PostscanTiles; policies.cuh).
   static constexpr bool kFullTilePath = true;
   static constexpr std::uint32_t kFullTileMaxBuckets = kPairs ? 64 : 128;
+  // The fewest buckets that interleave (policies.cuh, interleave_tiles).
+  static constexpr std::uint32_t kInterleavedMinBuckets =
+      (kPairs ? MULTISPLIT_INTERLEAVED_MIN_PAIR_BUCKETS : MULTISPLIT_INTERLEAVED_MIN_KEY_BUCKETS) > 33
+          ? (kPairs ? MULTISPLIT_INTERLEAVED_MIN_PAIR_BUCKETS : MULTISPLIT_INTERLEAVED_MIN_KEY_BUCKETS)
+          : 33;
   static constexpr std::uint32_t kWholeKernelMinBuckets =
       kPairs ? MULTISPLIT_WHOLE_KERNEL_MIN_PAIR_BUCKETS : MULTISPLIT_WHOLE_KERNEL_MIN_KEY_BUCKETS;
   static constexpr bool kInterleaves = true;  // also one-tile chunks dealt round-robin (policies.cuh)
@@ -304,8 +309,14 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     } else {
       // kAll: whole tiles (all but the input's last) skip every per-item
       // bound check; tiles without that path take the checked one always.
-      if (Tile::kFullTilePath && tile_count == kTile && m <= Tile::kFullTileMaxBuckets)
-        run(std::integral_constant<bool, Tile::kFullTilePath>{});
+      // Not compiled where it cannot run: interleaved pairs start at more
+      // buckets (100) than their whole-tile path serves (64), and the dead
+      // path doubled the kernel's code (docs/TUNING.md, "BMS post-scan:
+      // code size of the interleaved pair kernel").
+      constexpr bool kFullPath =
+          Tile::kFullTilePath && !(Interleaved && Tile::kFullTileMaxBuckets < Tile::kInterleavedMinBuckets);
+      if (kFullPath && tile_count == kTile && m <= Tile::kFullTileMaxBuckets)
+        run(std::integral_constant<bool, kFullPath>{});
       else
         run(std::false_type{});
     }
