@@ -37,9 +37,9 @@ namespace detail {
 // For d = 2^s + e, 0 < e < 2^s, either magic = ceil(2^(32+s) / d) (round up,
 // addend 0) or magic = floor(2^(32+s) / d) with addend = magic (round down,
 // numerator + 1) is exact for every 32-bit n, and one of the two always
-// applies; powers of two take magic = 2^31. On the GPU this is one IMAD.WIDE
-// and one shift where Granlund & Montgomery's 33-bit magic needs a
-// multiply-high, two adds and two shifts. The bucket functor runs three
+// applies; powers of two take magic = 2^31. On sm_90 ptxas emits one IMAD.HI
+// (with the 64-bit addend) and one shift, where Granlund & Montgomery's
+// 33-bit magic needs a multiply-high, two adds and two shifts. The bucket functor runs three
 // times per key (pre-scan, ranking, write-out), so this matters: with a plain
 // division delta buckets ran about 30% slower than identity buckets
 // (docs/TUNING.md, "Delta buckets"). The addend is 64 bits wide so that a
@@ -80,7 +80,7 @@ struct InvariantDivisor {
     }
   }
   // floor((n * magic + addend) / 2^(32 + shift)); `addend` may be any 64-bit
-  // value for which the sum stays below 2^64 (it wraps, as IMAD.WIDE does).
+  // value for which the true sum stays below 2^64 (the arithmetic wraps).
   MULTISPLIT_HD static std::uint32_t apply(std::uint32_t n, std::uint32_t magic_, std::uint64_t addend_,
                                            std::uint32_t shift_) {
     const std::uint64_t product = static_cast<std::uint64_t>(n) * magic_ + addend_;
