@@ -81,12 +81,10 @@ struct InvariantDivisor {
   }
   // floor((n * magic + addend) / 2^(32 + shift)); `addend` may be any 64-bit
   // value for which the true sum stays below 2^64 (the arithmetic wraps).
-  MULTISPLIT_HD static std::uint32_t apply(std::uint32_t n, std::uint32_t magic_, std::uint64_t addend_,
-                                           std::uint32_t shift_) {
-    const std::uint64_t product = static_cast<std::uint64_t>(n) * magic_ + addend_;
-    return static_cast<std::uint32_t>(product >> 32) >> shift_;
+  MULTISPLIT_HD std::uint32_t divide(std::uint32_t n) const {
+    const std::uint64_t product = static_cast<std::uint64_t>(n) * magic + addend;
+    return static_cast<std::uint32_t>(product >> 32) >> shift;
   }
-  MULTISPLIT_HD std::uint32_t divide(std::uint32_t n) const { return apply(n, magic, addend, shift); }
 };
 }  // namespace detail
 

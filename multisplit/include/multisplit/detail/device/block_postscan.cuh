@@ -87,11 +87,14 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
   // whole tiles run it in a kernel of their own (PostscanTiles; policies.cuh).
   static constexpr bool kFullTilePath = true;
   static constexpr std::uint32_t kFullTileMaxBuckets = kPairs ? 64 : 128;
-  // The fewest buckets that interleave (policies.cuh, interleave_tiles).
-  static constexpr std::uint32_t kInterleavedMinBuckets =
-      (kPairs ? MULTISPLIT_INTERLEAVED_MIN_PAIR_BUCKETS : MULTISPLIT_INTERLEAVED_MIN_KEY_BUCKETS) > 33
-          ? (kPairs ? MULTISPLIT_INTERLEAVED_MIN_PAIR_BUCKETS : MULTISPLIT_INTERLEAVED_MIN_KEY_BUCKETS)
-          : 33;
+  // Whether the kAll kernel can take the whole-tile path at all: interleaved
+  // tiles start at Policies::kInterleavedMinBuckets, which for pairs (100)
+  // is past kFullTileMaxBuckets (64), and compiling the dead path doubled
+  // that kernel's code (docs/TUNING.md, "BMS post-scan: code size of the
+  // interleaved pair kernel").
+  __host__ __device__ static constexpr bool full_tile_path(bool interleaved) {
+    return kFullTilePath && (!interleaved || kFullTileMaxBuckets >= Policies<Key, Value>::kInterleavedMinBuckets);
+  }
   static constexpr std::uint32_t kWholeKernelMinBuckets =
       kPairs ? MULTISPLIT_WHOLE_KERNEL_MIN_PAIR_BUCKETS : MULTISPLIT_WHOLE_KERNEL_MIN_KEY_BUCKETS;
   static constexpr bool kInterleaves = true;  // also one-tile chunks dealt round-robin (policies.cuh)
@@ -308,13 +311,9 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
       run(std::false_type{});
     } else {
       // kAll: whole tiles (all but the input's last) skip every per-item
-      // bound check; tiles without that path take the checked one always.
-      // Not compiled where it cannot run: interleaved pairs start at more
-      // buckets (100) than their whole-tile path serves (64), and the dead
-      // path doubled the kernel's code (docs/TUNING.md, "BMS post-scan:
-      // code size of the interleaved pair kernel").
-      constexpr bool kFullPath =
-          Tile::kFullTilePath && !(Interleaved && Tile::kFullTileMaxBuckets < Tile::kInterleavedMinBuckets);
+      // bound check; tiles without that path take the checked one always,
+      // and it is not compiled where it cannot run (the tile's full_tile_path).
+      constexpr bool kFullPath = Tile::full_tile_path(Interleaved);
       if (kFullPath && tile_count == kTile && m <= Tile::kFullTileMaxBuckets)
         run(std::integral_constant<bool, kFullPath>{});
       else

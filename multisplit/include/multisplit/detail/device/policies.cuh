@@ -111,12 +111,15 @@ struct Policies {
   // tile size").
   static constexpr int kBlockSplitItems = has_values<Value>() && !kWide ? 20 : kBlockItems;
   static constexpr std::uint32_t kBlockMaxBuckets = 2048;  // per-tile combine cost grows with m; use DMS
+  // The fewest buckets that interleave (above 32 only; 0xFFFFFFFF: never).
+  static constexpr std::uint32_t kInterleavedMinLimit =
+      has_values<Value>() ? MULTISPLIT_INTERLEAVED_MIN_PAIR_BUCKETS : MULTISPLIT_INTERLEAVED_MIN_KEY_BUCKETS;
+  static constexpr std::uint32_t kInterleavedMinBuckets =
+      kInterleavedMinLimit == 0 ? 0xFFFFFFFFu : (kInterleavedMinLimit > 33 ? kInterleavedMinLimit : 33u);
   static constexpr bool interleave_tiles(std::uint32_t m) {
-    const std::uint32_t lo =
-        has_values<Value>() ? MULTISPLIT_INTERLEAVED_MIN_PAIR_BUCKETS : MULTISPLIT_INTERLEAVED_MIN_KEY_BUCKETS;
     const std::uint32_t hi =
         has_values<Value>() ? MULTISPLIT_INTERLEAVED_MAX_PAIR_BUCKETS : MULTISPLIT_INTERLEAVED_MAX_KEY_BUCKETS;
-    return lo != 0 && m > 32 && m >= lo && m <= hi;
+    return kInterleavedMinBuckets != 0xFFFFFFFFu && m >= kInterleavedMinBuckets && m <= hi;
   }
   static constexpr std::uint32_t kThreadCountsMaxBuckets =
       has_values<Value>() ? MULTISPLIT_THREAD_COUNTS_MAX_PAIR_BUCKETS : MULTISPLIT_THREAD_COUNTS_MAX_KEY_BUCKETS;

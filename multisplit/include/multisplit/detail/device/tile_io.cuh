@@ -37,13 +37,13 @@ struct BlockTileShape {
 
 // ---- cp.async (sm_80+): global -> shared without passing through registers.
 __device__ __forceinline__ void cp_async_16(void* smem, const void* gmem) {
-  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  const std::uint32_t dst = shared_address(smem);
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(gmem) : "memory");
 }
 template <int Bytes>
 __device__ __forceinline__ void cp_async_small(void* smem, const void* gmem) {
   static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "4-, 8- or 16-byte element copies");
-  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  const std::uint32_t dst = shared_address(smem);
   asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(dst), "l"(gmem), "n"(Bytes) : "memory");
 }
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
