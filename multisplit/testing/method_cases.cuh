@@ -26,11 +26,22 @@ inline std::uint64_t case_seed(std::uint32_t n, std::uint32_t m, Dist dist) {
   return (static_cast<std::uint64_t>(n) * 1000003u + m) * 17u + static_cast<std::uint64_t>(dist);
 }
 
+// Bucket ids in runs: run keys of bucket 0, then run of bucket 1, ...,
+// cycling through the m buckets (thread-private rows of keys that fall
+// whole into one bucket, or straddle two, at every bucket).
+inline std::vector<std::uint32_t> run_buckets(std::uint32_t n, std::uint32_t m, std::uint32_t run) {
+  std::vector<std::uint32_t> ids(n);
+  for (std::uint32_t i = 0; i < n; ++i) ids[i] = (i / run) % m;
+  return ids;
+}
+
+// Every requested method against the CPU reference for keys (and values)
+// with the given bucket ids.
 template <class Value>
-void check_methods(std::uint32_t n, std::uint32_t m, Dist dist, const std::vector<multisplit::Method>& methods) {
+void check_methods_for_ids(const std::vector<std::uint32_t>& ids, std::uint32_t m, std::uint64_t seed,
+                           const std::vector<multisplit::Method>& methods, const std::string& label) {
   constexpr bool kPairs = multisplit::detail::has_values<Value>();
-  const std::uint64_t seed = case_seed(n, m, dist);
-  const std::vector<std::uint32_t> ids = make_buckets(n, m, dist, seed);
+  const auto n = static_cast<std::uint32_t>(ids.size());
   const std::vector<std::uint32_t> keys = keys_for_buckets(ids, m, seed);
   const auto fn = multisplit::delta_buckets<std::uint32_t>::spanning(m);
   ASSERT_EQ(multisplit::reference::bucket_ids(keys.data(), keys.size(), m, fn), ids) << "test generator broken";
@@ -51,10 +62,40 @@ void check_methods(std::uint32_t n, std::uint32_t m, Dist dist, const std::vecto
   d_keys.upload(keys);
   if constexpr (kPairs) d_values.upload(values);
   for (const multisplit::Method method : methods) {
-    SCOPED_TRACE(case_name(n, m, dist, method));
+    SCOPED_TRACE(label + " method=" + multisplit::to_string(method));
     run_and_compare(method, d_keys, d_values, m, fn, want_keys, want_values, want_offsets);
     if (::testing::Test::HasFailure()) return;  // one clear failure, not thousands
   }
+}
+
+template <class Value>
+void check_methods(std::uint32_t n, std::uint32_t m, Dist dist, const std::vector<multisplit::Method>& methods) {
+  const std::uint64_t seed = case_seed(n, m, dist);
+  check_methods_for_ids<Value>(make_buckets(n, m, dist, seed), m, seed, methods, case_name(n, m, dist));
+}
+
+// The BMS thread-counter tile counts each thread's row of keys in one
+// register up to 8 buckets (byte fields up to 4, nibbles up to 8, where a
+// row of 16 keys of one bucket wraps its field): bucket counts on both
+// sides of each limit, rows that fall whole into one bucket (every bucket,
+// the last included) or straddle two, in whole tiles and a partial last one.
+template <class Value>
+void check_register_count_edges() {
+  const std::vector<multisplit::Method> block = {multisplit::Method::Block};
+  for (const std::uint32_t n : {2u * 4096u + 37u, 70001u})
+    for (const std::uint32_t m : {2u, 4u, 5u, 8u, 9u}) {
+      for (const Dist dist : {Dist::Uniform, Dist::OneBucket, Dist::Zipf}) {
+        check_methods<Value>(n, m, dist, block);
+        if (::testing::Test::HasFailure()) return;
+      }
+      for (const std::uint32_t run : {1u, 15u, 16u, 17u, 4096u}) {
+        std::ostringstream label;
+        label << "n=" << n << " m=" << m << " runs of " << run;
+        check_methods_for_ids<Value>(run_buckets(n, m, run), m, case_seed(n, m, Dist::Uniform) + run, block,
+                                     label.str());
+        if (::testing::Test::HasFailure()) return;
+      }
+    }
 }
 
 }  // namespace multisplit_test

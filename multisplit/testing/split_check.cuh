@@ -218,10 +218,13 @@ void run_and_compare(multisplit::Method method, const DeviceArray<Key>& keys_in,
   if constexpr (kPairs) expect_equal(values_out.download(), want_values, "values");
 }
 
-inline std::string case_name(std::uint32_t n, std::uint32_t m, Dist dist, multisplit::Method method) {
+inline std::string case_name(std::uint32_t n, std::uint32_t m, Dist dist) {
   std::ostringstream os;
-  os << "n=" << n << " m=" << m << " dist=" << to_string(dist) << " method=" << multisplit::to_string(method);
+  os << "n=" << n << " m=" << m << " dist=" << to_string(dist);
   return os.str();
+}
+inline std::string case_name(std::uint32_t n, std::uint32_t m, Dist dist, multisplit::Method method) {
+  return case_name(n, m, dist) + " method=" + multisplit::to_string(method);
 }
 
 }  // namespace multisplit_test

@@ -58,6 +58,14 @@ TEST(MultisplitKeysCompact, EveryCodePath) {
     }
 }
 
+// Up to 8 buckets the thread-counter tile counts in a register (fields
+// that wrap when a row of 16 keys shares one bucket): both sides of each
+// limit, rows of one bucket at every bucket. Compact enough for the sanitizers.
+TEST(MultisplitKeysCompact, RegisterCounterEdges) {
+  SKIP_IF_NO_GPU();
+  multisplit_test::check_register_count_edges<multisplit::detail::NullValue>();
+}
+
 INSTANTIATE_TEST_SUITE_P(Distributions, MultisplitKeys,
                          ::testing::Values(Dist::Uniform, Dist::OneBucket, Dist::Zipf, Dist::Binomial),
                          [](const ::testing::TestParamInfo<Dist>& info) {

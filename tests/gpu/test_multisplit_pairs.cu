@@ -65,6 +65,16 @@ TEST(MultisplitPairsCompact, EveryCodePath) {
     }
 }
 
+// Up to 8 buckets the thread-counter tile counts in a register (fields
+// that wrap when a row of 16 keys shares one bucket): both sides of each
+// limit, rows of one bucket at every bucket. Compact enough for the sanitizers.
+TEST(MultisplitPairsCompact, RegisterCounterEdges) {
+  SKIP_IF_NO_GPU();
+  multisplit_test::check_register_count_edges<std::uint32_t>();  // 16 pairs per thread
+  if (HasFailure()) return;
+  multisplit_test::check_register_count_edges<std::uint64_t>();  // 8 (12-byte pairs)
+}
+
 INSTANTIATE_TEST_SUITE_P(Distributions, MultisplitPairs,
                          ::testing::Values(Dist::Uniform, Dist::OneBucket, Dist::Zipf, Dist::Binomial),
                          [](const ::testing::TestParamInfo<Dist>& info) {

@@ -12,7 +12,9 @@
 //   1. counts them in order into its own 16-bit counter of each bucket
 //      (column t of counters[b][t]), so a key's rank among the thread's
 //      keys of its bucket is the counter before the increment: a load, an
-//      add and a store per key, no atomics, no bank conflicts;
+//      add and a store per key, no atomics, no bank conflicts (keys in up
+//      to 8 buckets: the row is counted in one register, then its m
+//      counts are stored; count_in_register);
 //   2. one scan of the counters in bucket-major order (b, then t) gives,
 //      for every (bucket, thread), the tile slot of that thread's first key
 //      of that bucket: the keys of earlier buckets, plus this bucket's keys
@@ -95,6 +97,17 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
   static constexpr std::uint32_t kValueRow = kPairs ? row_stride<Value>() : 0u;
   static constexpr std::uint32_t kKeyStage = BlockThreads * kKeyRow;
   static constexpr std::uint32_t kValueStage = BlockThreads * kValueRow;
+  // Step 1 of rank() counts in one register up to this many buckets
+  // (count_in_register: byte fields up to 4 buckets, nibbles up to 8, and
+  // nibbles hold ranks up to 15 only), else in shared memory. Keys only:
+  // the pair tile ran 3-9% slower with it, at every bucket count
+  // (docs/TUNING.md, "BMS thread-counter tiles: counting in a register").
+  static constexpr std::uint32_t kByteFieldBuckets = Items <= 255 ? 4u : 0u;
+  static constexpr std::uint32_t kRegisterBuckets =
+      kPairs                                                          ? 0u
+      : MULTISPLIT_THREAD_COUNTS_REGISTER_BUCKETS > 4 && Items <= 16 ? MULTISPLIT_THREAD_COUNTS_REGISTER_BUCKETS
+      : MULTISPLIT_THREAD_COUNTS_REGISTER_BUCKETS > 0                ? kByteFieldBuckets
+                                                                     : 0u;
   // Pairs: values read from global memory straight into registers when a
   // tile is ranked, then reordered through one buffer, instead of coming
   // through two cp.async stages: the shared memory of one stage less lets
@@ -175,7 +188,9 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
   }
 
   // Each thread zeroes only its own column (it alone counts into it).
+  // Counted in a register, the column is written whole every tile.
   __device__ void zero_counts() {
+    if (kRegisterBuckets > 0 && m <= kRegisterBuckets) return;
     for (std::uint32_t b = 0; b < m; ++b) counters[b * BlockThreads + threadIdx.x] = 0;
   }
 
@@ -196,18 +211,17 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
       load_row(value_stage(stage) + threadIdx.x * kValueRow, value);
     }
 
-    // 1. Rank among my own keys of the same bucket.
-#pragma unroll
-    for (int j = 0; j < Items; ++j) {
-      if (Full || first + j < tile_count) {
-        const std::uint32_t b = bucket_of(fn, key[j], m);
-        const std::uint32_t address = counter_address(b);
-        const std::uint32_t before = load_counter(address);
-        store_counter(address, before + 1);
-        bucket_rank[j] = pack(b, before);
-      } else {
-        bucket_rank[j] = 0;
-      }
+    // 1. Rank among my own keys of the same bucket (a block-uniform choice
+    // of where the counters live while the row is counted).
+    if constexpr (kRegisterBuckets > kByteFieldBuckets) {
+      if (m <= kByteFieldBuckets) count_in_register<8, Full>(fn, tile_count, key, bucket_rank);
+      else if (m <= kRegisterBuckets) count_in_register<4, Full>(fn, tile_count, key, bucket_rank);
+      else count_in_shared<Full>(fn, tile_count, key, bucket_rank);
+    } else if constexpr (kRegisterBuckets > 0) {
+      if (m <= kRegisterBuckets) count_in_register<8, Full>(fn, tile_count, key, bucket_rank);
+      else count_in_shared<Full>(fn, tile_count, key, bucket_rank);
+    } else {
+      count_in_shared<Full>(fn, tile_count, key, bucket_rank);
     }
     __syncthreads();
 
@@ -297,6 +311,74 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
   }
 
  private:
+  // Step 1 in shared memory: a load, an add and a store of my counter of
+  // the key's bucket.
+  template <bool Full>
+  __device__ void count_in_shared(const BucketFn& fn, std::uint32_t tile_count, const Key (&key)[Items],
+                                  std::uint32_t (&bucket_rank)[Items]) const {
+    const std::uint32_t first = threadIdx.x * Items;
+#pragma unroll
+    for (int j = 0; j < Items; ++j) {
+      if (Full || first + j < tile_count) {
+        const std::uint32_t b = bucket_of(fn, key[j], m);
+        const std::uint32_t address = counter_address(b);
+        const std::uint32_t before = load_counter(address);
+        store_counter(address, before + 1);
+        bucket_rank[j] = pack(b, before);
+      } else {
+        bucket_rank[j] = 0;
+      }
+    }
+  }
+
+  // Step 1 in one register, fields of FieldBits bits, bucket b's at bit
+  // b * FieldBits: a key's rank is its field before the add, and nothing
+  // waits on shared memory. (Counted in shared memory, each key's counter
+  // load waits on the previous key's store: a chain of two shared-memory
+  // latencies per key.) Then the column gets the m counts for the scan.
+  // Bytes hold any count up to Items; a nibble holds every rank (at most
+  // Items - 1 = 15) but not the count 16, which only a row of 16 keys of
+  // one bucket reaches: that field wraps to 0 and carries 1 into the next,
+  // and the register reads 16 << (4 * b0) with b0 the first key's bucket
+  // (a value no other row can leave: it says one key, not 16).
+  template <int FieldBits, bool Full>
+  __device__ void count_in_register(const BucketFn& fn, std::uint32_t tile_count, const Key (&key)[Items],
+                                    std::uint32_t (&bucket_rank)[Items]) const {
+    static_assert((FieldBits == 8 && Items <= 255) || (FieldBits == 4 && Items <= 16),
+                  "byte fields count up to 255 keys a row, nibbles rank up to 16");
+    constexpr std::uint32_t kFieldMask = (1u << FieldBits) - 1;
+    const std::uint32_t first = threadIdx.x * Items;
+    std::uint32_t packed = 0;
+#pragma unroll
+    for (int j = 0; j < Items; ++j) {
+      if (Full || first + j < tile_count) {
+        const std::uint32_t b = bucket_of(fn, key[j], m);
+        const std::uint32_t shift = b * FieldBits;
+        const std::uint32_t fields = packed >> shift;  // field b in the low bits
+        packed += 1u << shift;
+        // bytes: the PRMT that packs also drops the fields above b's
+        bucket_rank[j] = FieldBits == 8 ? __byte_perm(b, fields, 0x3410) : pack(b, fields & kFieldMask);
+      } else {
+        bucket_rank[j] = 0;
+      }
+    }
+    const std::uint32_t b0 = bucket_rank[0] & 0xFFFFu;
+    const bool wrapped = FieldBits == 4 && Items == 16 && packed == (16u << (4 * b0));
+    const std::uint32_t column = shared_address(counters + threadIdx.x);
+    if (!wrapped) {
+#pragma unroll
+      for (std::uint32_t b = 0; b < kRegisterBuckets; ++b)
+        if (b < m)
+          store_counter(detail::counter_address<BlockThreads * sizeof(std::uint16_t)>(column, b),
+                        (packed >> (b * FieldBits)) & kFieldMask);
+    } else {
+#pragma unroll
+      for (std::uint32_t b = 0; b < kRegisterBuckets; ++b)
+        if (b < m)
+          store_counter(detail::counter_address<BlockThreads * sizeof(std::uint16_t)>(column, b), b == b0 ? 16u : 0u);
+    }
+  }
+
   // This thread's counter of bucket b (common.cuh: one IMAD per access).
   __device__ std::uint32_t counter_address(std::uint32_t b) const {
     return detail::counter_address<BlockThreads * sizeof(std::uint16_t)>(shared_address(counters + threadIdx.x), b);

@@ -39,6 +39,12 @@
 #ifndef MULTISPLIT_THREAD_COUNTS_DIRECT_PAIR_VALUES
 #define MULTISPLIT_THREAD_COUNTS_DIRECT_PAIR_VALUES 1
 #endif
+// Bucket counts (0, 4 or 8) up to which the thread-counter tile counts each
+// thread's row of keys in one register rather than in its shared-memory
+// counters (key-only splits; block_tile_thread_counts.cuh, kRegisterBuckets).
+#ifndef MULTISPLIT_THREAD_COUNTS_REGISTER_BUCKETS
+#define MULTISPLIT_THREAD_COUNTS_REGISTER_BUCKETS 8
+#endif
 #ifndef MULTISPLIT_THREAD_COUNTS_MAX_PAIR_BUCKETS
 #define MULTISPLIT_THREAD_COUNTS_MAX_PAIR_BUCKETS 32
 #endif
