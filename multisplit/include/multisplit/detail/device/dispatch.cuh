@@ -91,11 +91,11 @@ Method resolve(Method requested, std::uint32_t m, std::size_t functor_bytes, boo
     // prefetching BMS post-scan, BMS beats RB-sort's single CUB pass for keys
     // up to its 2048-bucket limit, and for pairs up to 1024 buckets (with the
     // masked ranking past 32 buckets). With thread-counter tiles (m <= 32)
-    // BMS also beats WMS for keys from m = 3; DMS keeps m = 2. Numbers:
+    // BMS also beats WMS for keys from m = 3, and since their rows are
+    // counted in a register (m <= 8) DMS at m = 2 too. Numbers:
     // docs/TUNING.md, "Auto method".
     if (!has_values<Value>()) {
-      if (m <= 2) method = Method::Direct;
-      else if (m <= P::kBlockMaxBuckets) method = Method::Block;
+      if (m <= P::kBlockMaxBuckets) method = Method::Block;
       else method = Method::SortBased;
     } else {
       method = m <= 1024 ? Method::Block : Method::SortBased;
