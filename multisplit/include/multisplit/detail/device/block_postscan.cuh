@@ -86,7 +86,8 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
   // (docs/TUNING.md, "BMS whole-tile path"). From kWholeKernelMinBuckets
   // whole tiles run it in a kernel of their own (PostscanTiles; policies.cuh).
   static constexpr bool kFullTilePath = true;
-  static constexpr std::uint32_t kFullTileMaxBuckets = kPairs ? 64 : 128;
+  static constexpr std::uint32_t kFullTileMaxBuckets =
+      kPairs ? MULTISPLIT_FULL_TILE_MAX_PAIR_BUCKETS : MULTISPLIT_FULL_TILE_MAX_KEY_BUCKETS;
   // Whether the kAll kernel can take the whole-tile path at all: interleaved
   // tiles start at Policies::kInterleavedMinBuckets, which for pairs (100)
   // is past kFullTileMaxBuckets (64), and compiling the dead path doubled

@@ -49,6 +49,17 @@
 #define MULTISPLIT_THREAD_COUNTS_MAX_PAIR_BUCKETS 32
 #endif
 
+// Largest bucket count at which the warp-ranked BMS tile takes its
+// unchecked path for whole tiles in the post-scan's kAll kernel, for keys
+// and for pairs (block_postscan.cuh: kFullTileMaxBuckets; docs/TUNING.md,
+// "BMS whole-tile path").
+#ifndef MULTISPLIT_FULL_TILE_MAX_KEY_BUCKETS
+#define MULTISPLIT_FULL_TILE_MAX_KEY_BUCKETS 128
+#endif
+#ifndef MULTISPLIT_FULL_TILE_MAX_PAIR_BUCKETS
+#define MULTISPLIT_FULL_TILE_MAX_PAIR_BUCKETS 64
+#endif
+
 // Smallest bucket count from which the warp-ranked BMS tile runs its whole
 // tiles in a kernel of their own (block_postscan.cuh: PostscanTiles::kWhole,
 // the last partial tile in a second launch), for keys and for pairs; 0:
