@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "division_cases.hpp"
 #include "multisplit/buckets.hpp"
 #include "multisplit/method.hpp"
 #include "multisplit/reference.hpp"
@@ -98,27 +99,9 @@ TEST(MultisplitFunctorsHost, DeltaSpanningCoversTheKeyRangeEvenly) {
 // for every 32-bit numerator: all divisors up to 2^12 and random and extreme
 // ones beyond, against the numerators where rounding could go wrong.
 TEST(MultisplitFunctorsHost, InvariantDivisionIsExact) {
-  std::mt19937_64 rng(7);
-  std::vector<std::uint32_t> divisors;
-  for (std::uint32_t d = 1; d <= 4096; ++d) divisors.push_back(d);
-  for (int i = 0; i < 4000; ++i) divisors.push_back(static_cast<std::uint32_t>(rng() >> (rng() % 32)) | 1u);
-  for (int i = 0; i < 2000; ++i) divisors.push_back(static_cast<std::uint32_t>(rng()) | 0x80000000u);
-  for (const std::uint32_t d : {0x7FFFFFFFu, 0x80000000u, 0x80000001u, 0xFFFFFFFEu, 0xFFFFFFFFu, 641u, 6700417u})
-    divisors.push_back(d);
-  for (const std::uint32_t d : divisors) {
-    if (d == 0) continue;
-    const multisplit::detail::InvariantDivisor div(d);
-    std::vector<std::uint32_t> numerators = {0u, 1u, d - 1, d, 0xFFFFFFFFu, 0xFFFFFFFEu, 0x80000000u, 0x7FFFFFFFu};
-    for (int i = 0; i < 64; ++i) numerators.push_back(static_cast<std::uint32_t>(rng()));
-    // Multiples of d and their neighbours (where floor changes).
-    for (int i = 0; i < 32; ++i) {
-      const std::uint64_t q = rng() % (0xFFFFFFFFull / d + 1);
-      const std::uint64_t x = q * d;
-      numerators.push_back(static_cast<std::uint32_t>(x));
-      if (x > 0) numerators.push_back(static_cast<std::uint32_t>(x - 1));
-      if (x + d - 1 <= 0xFFFFFFFFull) numerators.push_back(static_cast<std::uint32_t>(x + d - 1));
-    }
-    for (const std::uint32_t x : numerators) ASSERT_EQ(div.divide(x), x / d) << x << " / " << d;
+  for (const division_cases::Division& c : division_cases::divisions()) {
+    const multisplit::detail::InvariantDivisor div(c.divisor);
+    ASSERT_EQ(div.divide(c.numerator), c.numerator / c.divisor) << c.numerator << " / " << c.divisor;
   }
 }
 
@@ -139,35 +122,10 @@ TEST(MultisplitFunctorsHost, DeltaWithLowerBoundAndOverflowBucket) {
 // it must equal the plain formula for any lower bound, width and bucket
 // count, including lower bounds near 2^32 and widths of both magic forms.
 TEST(MultisplitFunctorsHost, DeltaFoldedLowerBoundMatchesPlainFormula) {
-  std::mt19937_64 rng(11);
-  struct Case {
-    std::uint32_t lower, width, buckets;
-  };
-  std::vector<Case> cases = {{0, 1, 1},          {0, 1, 0xFFFFFFFFu}, {5, 1, 1000},       {100, 10, 4},
-                             {1000, 37, 10},     {1000, 7, 1u << 30}, {0xFFFFFF00u, 7, 64}, {0xFFFFFFFFu, 3, 5},
-                             {0x80000000u, 0x7FFFFFFFu, 3},           {1, 0xFFFFFFFFu, 2}, {12345, 1u << 20, 4096}};
-  for (int i = 0; i < 300; ++i)
-    cases.push_back({static_cast<std::uint32_t>(rng()), static_cast<std::uint32_t>(rng() >> (rng() % 33)) | 1u,
-                     1u + static_cast<std::uint32_t>(rng() % 5000)});
-  for (const Case& c : cases) {
+  for (const division_cases::Delta& c : division_cases::deltas()) {
     const multisplit::delta_buckets<std::uint32_t> fn(c.lower, c.width, c.buckets);
-    const auto plain = [&](std::uint32_t key) -> std::uint32_t {
-      if (key < c.lower) return 0;
-      const std::uint32_t q = (key - c.lower) / c.width;
-      return q >= c.buckets - 1 ? c.buckets - 1 : q;
-    };
-    std::vector<std::uint32_t> keys = {0u, 1u, c.lower, c.lower - 1, c.lower + 1, 0xFFFFFFFFu, 0xFFFFFFFEu};
-    for (int i = 0; i < 64; ++i) {
-      keys.push_back(static_cast<std::uint32_t>(rng()));
-      // Bucket edges: lower + q * width and one before.
-      const std::uint64_t edge = c.lower + (rng() % (0x100000000ull / c.width + 1)) * c.width;
-      if (edge <= 0xFFFFFFFFull) {
-        keys.push_back(static_cast<std::uint32_t>(edge));
-        keys.push_back(static_cast<std::uint32_t>(edge - 1));
-      }
-    }
-    for (const std::uint32_t key : keys)
-      ASSERT_EQ(fn(key), plain(key)) << "key " << key << ", lower " << c.lower << ", width " << c.width;
+    ASSERT_EQ(fn(c.key), division_cases::plain_delta_bucket(c))
+        << "key " << c.key << ", lower " << c.lower << ", width " << c.width;
   }
 }
 

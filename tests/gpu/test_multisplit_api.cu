@@ -5,6 +5,7 @@
 #include "gpu_test_support.cuh"
 
 #include "../../multisplit/testing/split_check.cuh"
+#include "division_cases.hpp"
 
 #include <numeric>
 
@@ -78,6 +79,49 @@ TEST(MultisplitFunctors, DeltaBucketsWithOffsetAndOverflowBucket) {
   for (auto& k : fkeys) k = std::uniform_real_distribution<float>(-5.f, 100.f)(rng);
   const multisplit::delta_buckets<float> ffn(0.f, 2.5f, 33);
   check_functor(fkeys, 33, ffn, ffn);
+}
+
+__global__ void divide_kernel(const division_cases::Division* cases, std::size_t count, std::uint32_t* quotients) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i < count) quotients[i] = multisplit::detail::InvariantDivisor(cases[i].divisor).divide(cases[i].numerator);
+}
+
+__global__ void delta_kernel(const division_cases::Delta* cases, std::size_t count, std::uint32_t* buckets) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i < count) {
+    const division_cases::Delta c = cases[i];
+    buckets[i] = multisplit::delta_buckets<std::uint32_t>(c.lower, c.width, c.buckets)(c.key);
+  }
+}
+
+// The device divides with its own instructions (inline PTX, a 64-bit
+// multiply-add through the carry); the CPU tests cover the host's. Same
+// cases: every quotient exact, every delta bucket as defined.
+TEST(MultisplitFunctors, DivisionOnDeviceIsExact) {
+  SKIP_IF_NO_GPU();
+  const std::vector<division_cases::Division> divisions = division_cases::divisions();
+  DeviceArray<division_cases::Division> d_divisions(divisions.size());
+  d_divisions.upload(divisions);
+  DeviceArray<std::uint32_t> quotients(divisions.size());
+  divide_kernel<<<multisplit::detail::div_up(static_cast<std::uint32_t>(divisions.size()), 256), 256>>>(
+      d_divisions.get(), divisions.size(), quotients.get());
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const std::vector<std::uint32_t> got = quotients.download();
+  for (std::size_t i = 0; i < divisions.size(); ++i)
+    ASSERT_EQ(got[i], divisions[i].numerator / divisions[i].divisor)
+        << divisions[i].numerator << " / " << divisions[i].divisor;
+
+  const std::vector<division_cases::Delta> deltas = division_cases::deltas();
+  DeviceArray<division_cases::Delta> d_deltas(deltas.size());
+  d_deltas.upload(deltas);
+  DeviceArray<std::uint32_t> buckets(deltas.size());
+  delta_kernel<<<multisplit::detail::div_up(static_cast<std::uint32_t>(deltas.size()), 256), 256>>>(
+      d_deltas.get(), deltas.size(), buckets.get());
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const std::vector<std::uint32_t> got_buckets = buckets.download();
+  for (std::size_t i = 0; i < deltas.size(); ++i)
+    ASSERT_EQ(got_buckets[i], division_cases::plain_delta_bucket(deltas[i]))
+        << "key " << deltas[i].key << ", lower " << deltas[i].lower << ", width " << deltas[i].width;
 }
 
 // A user's own functor holding a device pointer: vertices go to buckets by

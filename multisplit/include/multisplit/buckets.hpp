@@ -81,9 +81,22 @@ struct InvariantDivisor {
   }
   // floor((n * magic + addend) / 2^(32 + shift)); `addend` may be any 64-bit
   // value for which the true sum stays below 2^64 (the arithmetic wraps).
+  // On the device the high word comes from PTX's multiply-add pair through
+  // the carry (mad.lo.cc, madc.hi), which ptxas turns into the one IMAD.HI;
+  // from the 64-bit C++ expression it emitted the same IMAD.HI plus an add
+  // of a uniform zero inside the unrolled post-scan loops, one instruction
+  // more per call (docs/TUNING.md, "Delta buckets").
   MULTISPLIT_HD std::uint32_t divide(std::uint32_t n) const {
+#if defined(__CUDA_ARCH__)
+    std::uint32_t low, high;
+    asm("mad.lo.cc.u32 %0, %2, %3, %4;\n\tmadc.hi.u32 %1, %2, %3, %5;"
+        : "=r"(low), "=r"(high)
+        : "r"(n), "r"(magic), "r"(static_cast<std::uint32_t>(addend)), "r"(static_cast<std::uint32_t>(addend >> 32)));
+    return high >> shift;
+#else
     const std::uint64_t product = static_cast<std::uint64_t>(n) * magic + addend;
     return static_cast<std::uint32_t>(product >> 32) >> shift;
+#endif
   }
 };
 }  // namespace detail
