@@ -88,10 +88,12 @@ struct InvariantDivisor {
   // more per call (docs/TUNING.md, "Delta buckets").
   MULTISPLIT_HD std::uint32_t divide(std::uint32_t n) const {
 #if defined(__CUDA_ARCH__)
-    std::uint32_t low, high;
-    asm("mad.lo.cc.u32 %0, %2, %3, %4;\n\tmadc.hi.u32 %1, %2, %3, %5;"
-        : "=r"(low), "=r"(high)
-        : "r"(n), "r"(magic), "r"(static_cast<std::uint32_t>(addend)), "r"(static_cast<std::uint32_t>(addend >> 32)));
+    // The low word starts as the addend's and ends as the product's; only
+    // the carry out of it is wanted.
+    std::uint32_t low = static_cast<std::uint32_t>(addend), high;
+    asm("mad.lo.cc.u32 %0, %2, %3, %0;\n\tmadc.hi.u32 %1, %2, %3, %4;"
+        : "+r"(low), "=r"(high)
+        : "r"(n), "r"(magic), "r"(static_cast<std::uint32_t>(addend >> 32)));
     return high >> shift;
 #else
     const std::uint64_t product = static_cast<std::uint64_t>(n) * magic + addend;
