@@ -270,8 +270,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     block_postscan_kernel(const Key* __restrict__ keys_in, Key* __restrict__ keys_out,
                           const Value* __restrict__ values_in, Value* __restrict__ values_out,
                           ChunkLayout planned_layout, std::uint32_t m, int bits, BucketFn bucket_fn,
-                          std::uint32_t functor_bytes,
-                          const std::uint32_t* __restrict__ offsets) {
+                          std::uint32_t functor_bytes, const std::uint32_t* __restrict__ offsets,
+                          std::uint32_t* __restrict__ tile_counter) {
   constexpr bool kPairs = Tile::kPairs;
   constexpr std::uint32_t kTile = Tile::kTile;
   constexpr int kItems = Tile::kItems;
@@ -337,17 +337,35 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   } else if constexpr (Interleaved) {
     // Chunk t is tile t; with a device count the planned chunks past the
     // real tiles are empty, so the real tiles are all there is to walk.
+    // Pair tiles: after the first round, blocks take tiles in order from
+    // a counter (zeroed by the pre-scan), not round-robin. With a block's
+    // tiles t, t + G, ... the blocks drift apart over many rounds, so tiles
+    // t and t + 1, which share an output sector at every bucket's front,
+    // were written further and further apart in time (pairs at 128-361
+    // buckets ran 20-27% slower at 2^28 than in order; docs/TUNING.md, "BMS
+    // interleaved tiles: tiles in order"). Thread 0 asks for the tile after
+    // next, so the atomic's latency hides behind a tile's work; the slots
+    // alternate so that no read races the next write. Key tiles keep
+    // round-robin: the extra live register spilled under their cap.
+    constexpr bool kInOrder = kPairs;
+    __shared__ std::uint32_t tile_slots[2];
     const std::uint32_t num_tiles = kWholeOnly ? layout.n / kTile : div_up(layout.n, kTile);
     split.zero_counts();
-    if (blockIdx.x < num_tiles)
-      split.prefetch(0, keys_in, values_in, blockIdx.x * kTile, min(kTile, layout.n - blockIdx.x * kTile),
-                     keys_aligned, values_aligned);
+    std::uint32_t tile = blockIdx.x;
+    std::uint32_t ahead = 0;  // kInOrder, thread 0: the tile after next
+    if (kInOrder && threadIdx.x == 0) ahead = gridDim.x + atomicAdd(tile_counter, 1u);
+    if (tile < num_tiles)
+      split.prefetch(0, keys_in, values_in, tile * kTile, min(kTile, layout.n - tile * kTile), keys_aligned,
+                     values_aligned);
     cp_async_commit();
-    std::uint32_t stage = 0;
-    for (std::uint32_t tile = blockIdx.x; tile < num_tiles; tile += gridDim.x, stage ^= 1u) {
+    for (std::uint32_t stage = 0; tile < num_tiles; stage ^= 1u) {
+      if (kInOrder && threadIdx.x == 0) {
+        tile_slots[stage] = ahead;
+        ahead = gridDim.x + atomicAdd(tile_counter, 1u);
+      }
       cp_async_wait_all();
       __syncthreads();
-      const std::uint32_t next = tile + gridDim.x;
+      const std::uint32_t next = kInOrder ? tile_slots[stage] : tile + gridDim.x;
       if (next < num_tiles)
         split.prefetch(stage ^ 1u, keys_in, values_in, next * kTile, min(kTile, layout.n - next * kTile), keys_aligned,
                        values_aligned);
@@ -358,6 +376,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
       process(stage, min(kTile, layout.n - tile * kTile), [&](std::uint32_t b, std::uint32_t) {
         return b == threadIdx.x ? own : offsets[static_cast<std::size_t>(b) * layout.num_chunks + tile];
       });
+      tile = next;
     }
   } else {
     const std::uint32_t chunk = blockIdx.x;
@@ -433,14 +452,15 @@ struct BlockPostscan {
   static cudaError_t launch(bool interleaved, std::uint32_t grid, std::size_t smem, const ChunkLayout& layout,
                             const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
                             std::uint32_t m, int bits, const BucketFn& fn, std::uint32_t functor_bytes,
-                            const std::uint32_t* offsets, cudaStream_t stream) {
+                            const std::uint32_t* offsets, std::uint32_t* tile_counter, cudaStream_t stream) {
     grid_kernel(interleaved, m)<<<grid, Tile::kThreads, smem, stream>>>(keys_in, keys_out, values_in, values_out,
-                                                                        layout, m, bits, fn, functor_bytes, offsets);
+                                                                        layout, m, bits, fn, functor_bytes, offsets,
+                                                                        tile_counter);
     MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
     if constexpr (kWholeKernel) {
       if (whole_tiles(m) && (layout.device_n != nullptr || layout.n % Tile::kTile != 0)) {
         kernel<PostscanTiles::kLast>(interleaved)<<<1, Tile::kThreads, smem, stream>>>(
-            keys_in, keys_out, values_in, values_out, layout, m, bits, fn, functor_bytes, offsets);
+            keys_in, keys_out, values_in, values_out, layout, m, bits, fn, functor_bytes, offsets, tile_counter);
         MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
       }
     }

@@ -284,6 +284,8 @@ __global__ void __launch_bounds__(BlockThreads)
   // Tiles start at multiples of tile_items, a multiple of the vector width,
   // so with an aligned base every tile is whole vectors but the last's tail.
   const bool vectors = kVec > 1 && reinterpret_cast<std::uintptr_t>(keys) % 16 == 0 && layout.tile_items % kVec == 0;
+  // The word past the matrix: the post-scan's tile counter (block_postscan.cuh).
+  if (blockIdx.x == 0 && threadIdx.x == 0) counts[static_cast<std::size_t>(m) * planned_tiles] = 0;
 
   for (std::uint32_t group = blockIdx.x; group * kTileCountGroup < planned_tiles; group += gridDim.x) {
     for (std::uint32_t i = threadIdx.x; i < kTileCountGroup * m; i += BlockThreads) hist[i] = 0;

@@ -217,7 +217,9 @@ struct ThreePhase {
     MULTISPLIT_RETURN_IF_ERROR(plan_prescan(plan, m, limits));
     const std::size_t cells = static_cast<std::size_t>(m) * plan.layout.num_chunks;
     if (cells > std::numeric_limits<std::uint32_t>::max()) return cudaErrorInvalidValue;
-    plan.temp.bytes[kCounts] = cells * sizeof(std::uint32_t);
+    // Interleaved: one word past the matrix counts the tiles handed out
+    // (block_postscan.cuh); the tile-counting pre-scan zeroes it.
+    plan.temp.bytes[kCounts] = (cells + (plan.interleaved ? 1 : 0)) * sizeof(std::uint32_t);
     std::size_t scan_bytes = 0;
     MULTISPLIT_RETURN_IF_ERROR(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<std::uint32_t*>(nullptr),
                                                              static_cast<std::uint32_t*>(nullptr),
@@ -258,18 +260,22 @@ struct ThreePhase {
     return launch_postscan(plan, keys_in, keys_out, values_in, values_out, m, fn, counts, stream);
   }
 
-  // The post-scan the plan chose, over the scanned count matrix `offsets`.
+  // The post-scan the plan chose, over the scanned count matrix `counts`
+  // (interleaved plans: with the tile counter in the word past it).
   static cudaError_t launch_postscan(const Plan& plan, const Key* keys_in, Key* keys_out, const Value* values_in,
-                                     Value* values_out, std::uint32_t m, const BucketFn& fn,
-                                     const std::uint32_t* offsets, cudaStream_t stream) {
+                                     Value* values_out, std::uint32_t m, const BucketFn& fn, std::uint32_t* counts,
+                                     cudaStream_t stream) {
     const int bits = ceil_log2(m);
+    const std::uint32_t* offsets = counts;
     if (plan.method == Method::Block) {
+      std::uint32_t* tile_counter = plan.interleaved ? counts + m * plan.layout.num_chunks : nullptr;
       return plan.thread_counts
                  ? CountsPost::launch(false, plan.post_grid, plan.post_smem, plan.layout, keys_in, keys_out,
-                                      values_in, values_out, m, bits, fn, plan.functor_bytes, offsets, stream)
+                                      values_in, values_out, m, bits, fn, plan.functor_bytes, offsets, nullptr,
+                                      stream)
                  : BlockPost::launch(plan.interleaved, plan.post_grid, plan.post_smem, plan.layout, keys_in,
                                      keys_out, values_in, values_out, m, bits, fn, plan.functor_bytes, offsets,
-                                     stream);
+                                     tile_counter, stream);
     }
     const auto kernel = plan.method == Method::Direct ? direct_kernel() : warp_kernel();
     kernel<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(

@@ -148,7 +148,7 @@ struct RadixPass {
     if constexpr (!kLibraryTile) {
       if (plan.method == Method::Block) {
         return FixedPost::launch(false, plan.post_grid, plan.post_smem, plan.layout, keys_in, keys_out, values_in,
-                                 values_out, m, digit_bits, fn, plan.functor_bytes, counts, stream);
+                                 values_out, m, digit_bits, fn, plan.functor_bytes, counts, nullptr, stream);
       }
     }
     return Three::launch_postscan(plan, keys_in, keys_out, values_in, values_out, m, fn, counts, stream);
