@@ -98,7 +98,7 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
   }
   static constexpr std::uint32_t kWholeKernelMinBuckets =
       kPairs ? MULTISPLIT_WHOLE_KERNEL_MIN_PAIR_BUCKETS : MULTISPLIT_WHOLE_KERNEL_MIN_KEY_BUCKETS;
-  static constexpr bool kInterleaves = true;  // also one-tile chunks dealt round-robin (policies.cuh)
+  static constexpr bool kInterleaves = true;  // also one-tile chunks dealt out to the grid (policies.cuh)
   using ScanStorage = typename Combine::TempStorage;
 
   // The counter arrays' words for m buckets (at least 32 slots each):

@@ -364,18 +364,14 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
     }
     const std::uint32_t b0 = bucket_rank[0] & 0xFFFFu;
     const bool wrapped = FieldBits == 4 && Items == 16 && packed == (16u << (4 * b0));
-    const std::uint32_t column = shared_address(counters + threadIdx.x);
     if (!wrapped) {
 #pragma unroll
       for (std::uint32_t b = 0; b < kRegisterBuckets; ++b)
-        if (b < m)
-          store_counter(detail::counter_address<BlockThreads * sizeof(std::uint16_t)>(column, b),
-                        (packed >> (b * FieldBits)) & kFieldMask);
+        if (b < m) store_counter(counter_address(b), (packed >> (b * FieldBits)) & kFieldMask);
     } else {
 #pragma unroll
       for (std::uint32_t b = 0; b < kRegisterBuckets; ++b)
-        if (b < m)
-          store_counter(detail::counter_address<BlockThreads * sizeof(std::uint16_t)>(column, b), b == b0 ? 16u : 0u);
+        if (b < m) store_counter(counter_address(b), b == b0 ? 16u : 0u);
     }
   }
 

@@ -120,7 +120,7 @@ struct ThreePhase {
     ChunkLayout layout;
     bool warp_chunks = false;
     bool thread_counts = false;  // Block with BlockTileThreadCounts tiles
-    bool interleaved = false;    // Block: one chunk per tile, tiles dealt round-robin to the blocks
+    bool interleaved = false;    // Block: one chunk per tile, tiles dealt out to the blocks (block_postscan.cuh)
     std::uint32_t post_threads = 0, post_grid = 0;
     std::size_t post_smem = 0;
     std::uint32_t pre_threads = 0, pre_grid = 0, pre_slices = 1, pre_copies = 1;
@@ -199,9 +199,10 @@ struct ThreePhase {
     const std::uint32_t sms = static_cast<std::uint32_t>(limits.sm_count);
     if (plan.interleaved) {
       // One chunk per tile (the count matrix has m x tiles cells, at most n
-      // for m <= tile), the resident grid taking tiles round-robin: tiles t
-      // and t + 1 are in flight at once on different blocks, so every
-      // bucket's output advances at one front (policies.cuh).
+      // for m <= tile), the resident grid taking tiles round-robin (pairs:
+      // in order from a counter after the first round): tiles t and t + 1
+      // are in flight at once on different blocks, so every bucket's output
+      // advances at one front (policies.cuh).
       plan.layout = ChunkLayout::make(n, plan.layout.tile_items, div_up(n, plan.layout.tile_items));
       plan.post_grid = std::min(plan.layout.num_chunks, static_cast<std::uint32_t>(blocks_per_sm) * sms);
     } else {

@@ -81,7 +81,9 @@
 // a partly written output sector waits a whole tile for the same block to
 // complete it (ncu: 1.3-1.4x the ideal DRAM reads at 256 buckets); with
 // round-robin tiles, tiles t and t + 1 run at once on different blocks, so
-// each bucket has one front, as in CUB's onesweep pass. The price: a count
+// each bucket has one front, as in CUB's onesweep pass (pair tiles after
+// the first round come from a counter instead, in order: block_postscan.cuh).
+// The price: a count
 // matrix of m x tiles cells, written by a per-tile counting pre-scan
 // (counting_prescan.cuh: tile_counting_kernel), scanned, and read back, so
 // it loses where the fronts are few (small m) or the matrix large next to
