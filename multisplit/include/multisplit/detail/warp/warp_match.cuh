@@ -79,26 +79,29 @@ __device__ __forceinline__ std::uint32_t warp_rank_shared(std::uint32_t* counter
 // into masks[bucket] (CUB's RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR; one
 // atomic per lane instead of ceil(log2 m) ballots per window), reads the
 // mask and the bucket's counter back, and the highest peer advances the
-// counter and clears the mask. masks[0..m) must be zero on entry and are
-// zero again on return. All 32 lanes call it; invalid lanes get garbage.
+// counter and clears the mask. My mask shifted left by 31 - lane keeps the
+// peers at lanes up to mine, so one popc gives my rank plus one, and for
+// the highest peer (mask >> lane is 1) the group's size. masks[0..m) must
+// be zero on entry and are zero again on return. All 32 lanes call it;
+// invalid lanes get garbage. `lane` is lane_id(), from the caller's register.
 __device__ __forceinline__ std::uint32_t warp_rank_masked(std::uint32_t* counters, std::uint32_t* masks,
-                                                          std::uint32_t bucket, bool valid) {
-  const std::uint32_t lane = lane_id();
+                                                          std::uint32_t bucket, bool valid, std::uint32_t lane) {
   if (valid) atomicOr(masks + bucket, 1u << lane);
   __syncwarp();
-  std::uint32_t peers = 0;
-  std::uint32_t old = 0;
-  if (valid) {
-    peers = masks[bucket];
-    old = counters[bucket];
-  }
+  const std::uint32_t peers = valid ? masks[bucket] : 0u;
+  const std::uint32_t old = valid ? counters[bucket] : 0u;
   __syncwarp();  // every peer has read the mask before the highest one clears it
-  if (valid && (peers >> lane) == 1u) {
-    counters[bucket] = old + static_cast<std::uint32_t>(__popc(peers));
+  const std::uint32_t through = old + static_cast<std::uint32_t>(__popc(peers << (31u - lane)));
+  if ((peers >> lane) == 1u) {  // never for invalid lanes (no peers)
+    counters[bucket] = through;
     masks[bucket] = 0;
   }
   __syncwarp();  // the next window sees the counter advanced and the mask clear
-  return old + static_cast<std::uint32_t>(__popc(peers & lanemask_lt()));
+  return through - 1u;
+}
+__device__ __forceinline__ std::uint32_t warp_rank_masked(std::uint32_t* counters, std::uint32_t* masks,
+                                                          std::uint32_t bucket, bool valid) {
+  return warp_rank_masked(counters, masks, bucket, valid, lane_id());
 }
 
 // Stable rank of my key among the keys of its bucket that this warp has
@@ -109,7 +112,7 @@ __device__ __forceinline__ std::uint32_t warp_rank_masked(std::uint32_t* counter
 // All 32 lanes call it; invalid lanes get garbage.
 __device__ __forceinline__ std::uint32_t warp_rank_window(std::uint32_t bucket, bool valid, std::uint32_t valid_mask,
                                                           std::uint32_t m, int bits, std::uint32_t& lane_count,
-                                                          std::uint32_t* counters, std::uint32_t* masks = nullptr) {
+                                                          std::uint32_t* counters) {
   if (m <= 32) {
     const WindowMatch match = warp_match_small(bucket, valid_mask, bits);
     const std::uint32_t rank = __shfl_sync(kFullMask, lane_count, static_cast<int>(bucket)) +
@@ -117,7 +120,6 @@ __device__ __forceinline__ std::uint32_t warp_rank_window(std::uint32_t bucket, 
     if (lane_id() < m) lane_count += static_cast<std::uint32_t>(__popc(match.lane_bucket));
     return rank;
   }
-  if (masks != nullptr) return warp_rank_masked(counters, masks, bucket, valid);
   return warp_rank_shared(counters, bucket, valid, valid_mask, bits);
 }
 
@@ -126,21 +128,32 @@ __device__ __forceinline__ std::uint32_t warp_rank_window(std::uint32_t bucket, 
 // bucket | its rank << 16 among the sub-tile's keys of that bucket before it
 // (window order, then lane order: input order). Counts carry over between
 // calls: for m <= 32 in lane_count (keys of bucket `lane`), above in
-// counters[m]. All 32 lanes call it; invalid items get garbage. Full: the
-// caller knows every item is valid (no per-item checks).
+// counters[m]; with `masks` (m > 32) the peers are found through masks[m]
+// (warp_rank_masked). All 32 lanes call it; invalid items get garbage.
+// Full: the caller knows every item is valid (no per-item checks). The
+// window kind is chosen once per sub-tile, not per window.
 template <int Items, bool Full = false, class Key, class BucketFn>
 __device__ __forceinline__ void warp_rank_subtile(const BucketFn& fn, const Key (&key)[Items], std::uint32_t first,
                                                   std::uint32_t limit, std::uint32_t m, int bits,
                                                   std::uint32_t& lane_count, std::uint32_t* counters,
                                                   std::uint32_t (&bucket_rank)[Items], std::uint32_t* masks = nullptr) {
   const std::uint32_t lane = lane_id();
+  if (masks != nullptr) {
+#pragma unroll
+    for (int j = 0; j < Items; ++j) {
+      const bool valid = Full || first + static_cast<std::uint32_t>(j) * kWarpThreads + lane < limit;
+      const std::uint32_t b = valid ? bucket_of(fn, key[j], m) : 0u;
+      bucket_rank[j] = b | (warp_rank_masked(counters, masks, b, valid, lane) << 16);
+    }
+    return;
+  }
 #pragma unroll
   for (int j = 0; j < Items; ++j) {
     const std::uint32_t item = first + static_cast<std::uint32_t>(j) * kWarpThreads + lane;
     const bool valid = Full || item < limit;
     const std::uint32_t valid_mask = Full ? kFullMask : __ballot_sync(kFullMask, valid);
     const std::uint32_t b = valid ? bucket_of(fn, key[j], m) : 0u;
-    const std::uint32_t rank = warp_rank_window(b, valid, valid_mask, m, bits, lane_count, counters, masks);
+    const std::uint32_t rank = warp_rank_window(b, valid, valid_mask, m, bits, lane_count, counters);
     bucket_rank[j] = b | (rank << 16);
   }
 }
