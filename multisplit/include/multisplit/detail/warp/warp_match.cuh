@@ -79,29 +79,53 @@ __device__ __forceinline__ std::uint32_t warp_rank_shared(std::uint32_t* counter
 // into masks[bucket] (CUB's RADIX_RANK_MATCH_EARLY_COUNTS_ATOMIC_OR; one
 // atomic per lane instead of ceil(log2 m) ballots per window), reads the
 // mask and the bucket's counter back, and the highest peer advances the
-// counter and clears the mask. My mask shifted left by 31 - lane keeps the
-// peers at lanes up to mine, so one popc gives my rank plus one, and for
-// the highest peer (mask >> lane is 1) the group's size. masks[0..m) must
-// be zero on entry and are zero again on return. All 32 lanes call it;
-// invalid lanes get garbage. `lane` is lane_id(), from the caller's register.
-__device__ __forceinline__ std::uint32_t warp_rank_masked(std::uint32_t* counters, std::uint32_t* masks,
-                                                          std::uint32_t bucket, bool valid, std::uint32_t lane) {
-  if (valid) atomicOr(masks + bucket, 1u << lane);
+// counter and clears the mask.
+//
+// Written for N independent windows under one set of warp barriers
+// (window k against its own counters[k] and masks[k]); the library calls
+// it with N = 1. Two chains of windows per warp measured slower, but in
+// this form the chunked BMS key kernel compiles without the spill that the
+// plain one-window function gave it (docs/TUNING.md, "BMS masked ranking:
+// the window loop"). My mask shifted left by 31 - lane keeps the peers at
+// lanes up to mine: one popc gives my rank plus one, and for the highest
+// peer (mask >> lane is 1) the group's size. masks[k][0..m) must be zero
+// on entry and are zero again on return. All 32 lanes call it; invalid
+// lanes get garbage.
+template <int N>
+__device__ __forceinline__ void warp_rank_masked_windows(std::uint32_t* const (&counters)[N],
+                                                         std::uint32_t* const (&masks)[N],
+                                                         const std::uint32_t (&bucket)[N], const bool (&valid)[N],
+                                                         std::uint32_t lane, std::uint32_t (&rank)[N]) {
+#pragma unroll
+  for (int k = 0; k < N; ++k)
+    if (valid[k]) atomicOr(masks[k] + bucket[k], 1u << lane);
   __syncwarp();
-  const std::uint32_t peers = valid ? masks[bucket] : 0u;
-  const std::uint32_t old = valid ? counters[bucket] : 0u;
+  std::uint32_t peers[N];
+  std::uint32_t old[N];
+#pragma unroll
+  for (int k = 0; k < N; ++k) {
+    peers[k] = valid[k] ? masks[k][bucket[k]] : 0u;
+    old[k] = valid[k] ? counters[k][bucket[k]] : 0u;
+  }
   __syncwarp();  // every peer has read the mask before the highest one clears it
-  const std::uint32_t through = old + static_cast<std::uint32_t>(__popc(peers << (31u - lane)));
-  if ((peers >> lane) == 1u) {  // never for invalid lanes (no peers)
-    counters[bucket] = through;
-    masks[bucket] = 0;
+#pragma unroll
+  for (int k = 0; k < N; ++k) {
+    const std::uint32_t through = old[k] + static_cast<std::uint32_t>(__popc(peers[k] << (31u - lane)));
+    if ((peers[k] >> lane) == 1u) {  // never for invalid lanes (no peers)
+      counters[k][bucket[k]] = through;
+      masks[k][bucket[k]] = 0;
+    }
+    rank[k] = through - 1u;
   }
   __syncwarp();  // the next window sees the counter advanced and the mask clear
-  return through - 1u;
 }
+
+// One window of the above (the public warp collective).
 __device__ __forceinline__ std::uint32_t warp_rank_masked(std::uint32_t* counters, std::uint32_t* masks,
                                                           std::uint32_t bucket, bool valid) {
-  return warp_rank_masked(counters, masks, bucket, valid, lane_id());
+  std::uint32_t rank[1];
+  warp_rank_masked_windows<1>({counters}, {masks}, {bucket}, {valid}, lane_id(), rank);
+  return rank[0];
 }
 
 // Stable rank of my key among the keys of its bucket that this warp has
@@ -129,21 +153,27 @@ __device__ __forceinline__ std::uint32_t warp_rank_window(std::uint32_t bucket, 
 // (window order, then lane order: input order). Counts carry over between
 // calls: for m <= 32 in lane_count (keys of bucket `lane`), above in
 // counters[m]; with `masks` (m > 32) the peers are found through masks[m]
-// (warp_rank_masked). All 32 lanes call it; invalid items get garbage.
-// Full: the caller knows every item is valid (no per-item checks). The
-// window kind is chosen once per sub-tile, not per window.
+// (warp_rank_masked_windows). All 32 lanes call it; invalid items get
+// garbage. Full: the caller knows every item is valid (no per-item
+// checks). The window kind is chosen once per sub-tile, not per window.
 template <int Items, bool Full = false, class Key, class BucketFn>
 __device__ __forceinline__ void warp_rank_subtile(const BucketFn& fn, const Key (&key)[Items], std::uint32_t first,
                                                   std::uint32_t limit, std::uint32_t m, int bits,
                                                   std::uint32_t& lane_count, std::uint32_t* counters,
                                                   std::uint32_t (&bucket_rank)[Items], std::uint32_t* masks = nullptr) {
   const std::uint32_t lane = lane_id();
+  auto bucket_at = [&](int j, bool& valid) {
+    valid = Full || first + static_cast<std::uint32_t>(j) * kWarpThreads + lane < limit;
+    return valid ? bucket_of(fn, key[j], m) : 0u;
+  };
   if (masks != nullptr) {
 #pragma unroll
     for (int j = 0; j < Items; ++j) {
-      const bool valid = Full || first + static_cast<std::uint32_t>(j) * kWarpThreads + lane < limit;
-      const std::uint32_t b = valid ? bucket_of(fn, key[j], m) : 0u;
-      bucket_rank[j] = b | (warp_rank_masked(counters, masks, b, valid, lane) << 16);
+      bool valid[1];
+      const std::uint32_t b[1] = {bucket_at(j, valid[0])};
+      std::uint32_t rank[1];
+      warp_rank_masked_windows<1>({counters}, {masks}, b, valid, lane, rank);
+      bucket_rank[j] = b[0] | (rank[0] << 16);
     }
     return;
   }
