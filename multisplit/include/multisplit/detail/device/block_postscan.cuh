@@ -341,10 +341,9 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     // a counter (zeroed by the pre-scan), not round-robin. With a block's
     // tiles t, t + G, ... the blocks drift apart over many rounds, so tiles
     // t and t + 1, which share an output sector at every bucket's front,
-    // were written further and further apart in time (in order, pairs at
-    // 128-361 buckets ran 11-31% faster at 2^28, and 4-7% slower at 2^25 and
-    // at 100 and 512 buckets; docs/TUNING.md, "BMS interleaved tiles: tiles
-    // in order"). Thread 0 asks for the tile after next, so the atomic's
+    // were written further and further apart in time, and L2 evicted their
+    // shared sectors half written in between (measured: docs/TUNING.md,
+    // "BMS interleaved tiles: tiles in order"). Thread 0 asks for the tile after next, so the atomic's
     // latency hides behind a tile's work; the slots alternate so that no
     // read races the next write. Key tiles keep round-robin: the extra live
     // register spilled under their cap.
