@@ -81,18 +81,37 @@ TEST(MultisplitFunctors, DeltaBucketsWithOffsetAndOverflowBucket) {
   check_functor(fkeys, 33, ffn, ffn);
 }
 
-__global__ void divide_kernel(const division_cases::Division* cases, std::size_t count, std::uint32_t* quotients) {
+// One result per case, computed on the device by `op`.
+template <class Case, class Op>
+__global__ void per_case_kernel(const Case* cases, std::size_t count, Op op, std::uint32_t* results) {
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  if (i < count) quotients[i] = multisplit::detail::InvariantDivisor(cases[i].divisor).divide(cases[i].numerator);
+  if (i < count) results[i] = op(cases[i]);
 }
 
-__global__ void delta_kernel(const division_cases::Delta* cases, std::size_t count, std::uint32_t* buckets) {
-  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  if (i < count) {
-    const division_cases::Delta c = cases[i];
-    buckets[i] = multisplit::delta_buckets<std::uint32_t>(c.lower, c.width, c.buckets)(c.key);
-  }
+// Runs `op` over every case on the device; `results` gets its answers.
+template <class Case, class Op>
+cudaError_t run_per_case(const std::vector<Case>& cases, Op op, std::vector<std::uint32_t>& results) {
+  DeviceArray<Case> d_cases(cases.size());
+  d_cases.upload(cases);
+  DeviceArray<std::uint32_t> d_results(cases.size());
+  per_case_kernel<<<multisplit::detail::div_up(static_cast<std::uint32_t>(cases.size()), 256), 256>>>(
+      d_cases.get(), cases.size(), op, d_results.get());
+  const cudaError_t status = cudaDeviceSynchronize();
+  if (status == cudaSuccess) results = d_results.download();
+  return status;
 }
+
+struct DivideOnDevice {
+  __device__ std::uint32_t operator()(const division_cases::Division& c) const {
+    return multisplit::detail::InvariantDivisor(c.divisor).divide(c.numerator);
+  }
+};
+
+struct DeltaBucketOnDevice {
+  __device__ std::uint32_t operator()(const division_cases::Delta& c) const {
+    return multisplit::delta_buckets<std::uint32_t>(c.lower, c.width, c.buckets)(c.key);
+  }
+};
 
 // The device divides with its own instructions (inline PTX, a 64-bit
 // multiply-add through the carry); the CPU tests cover the host's. Same
@@ -100,25 +119,15 @@ __global__ void delta_kernel(const division_cases::Delta* cases, std::size_t cou
 TEST(MultisplitFunctors, DivisionOnDeviceIsExact) {
   SKIP_IF_NO_GPU();
   const std::vector<division_cases::Division> divisions = division_cases::divisions();
-  DeviceArray<division_cases::Division> d_divisions(divisions.size());
-  d_divisions.upload(divisions);
-  DeviceArray<std::uint32_t> quotients(divisions.size());
-  divide_kernel<<<multisplit::detail::div_up(static_cast<std::uint32_t>(divisions.size()), 256), 256>>>(
-      d_divisions.get(), divisions.size(), quotients.get());
-  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  const std::vector<std::uint32_t> got = quotients.download();
+  std::vector<std::uint32_t> got;
+  ASSERT_EQ(run_per_case(divisions, DivideOnDevice{}, got), cudaSuccess);
   for (std::size_t i = 0; i < divisions.size(); ++i)
     ASSERT_EQ(got[i], divisions[i].numerator / divisions[i].divisor)
         << divisions[i].numerator << " / " << divisions[i].divisor;
 
   const std::vector<division_cases::Delta> deltas = division_cases::deltas();
-  DeviceArray<division_cases::Delta> d_deltas(deltas.size());
-  d_deltas.upload(deltas);
-  DeviceArray<std::uint32_t> buckets(deltas.size());
-  delta_kernel<<<multisplit::detail::div_up(static_cast<std::uint32_t>(deltas.size()), 256), 256>>>(
-      d_deltas.get(), deltas.size(), buckets.get());
-  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  const std::vector<std::uint32_t> got_buckets = buckets.download();
+  std::vector<std::uint32_t> got_buckets;
+  ASSERT_EQ(run_per_case(deltas, DeltaBucketOnDevice{}, got_buckets), cudaSuccess);
   for (std::size_t i = 0; i < deltas.size(); ++i)
     ASSERT_EQ(got_buckets[i], division_cases::plain_delta_bucket(deltas[i]))
         << "key " << deltas[i].key << ", lower " << deltas[i].lower << ", width " << deltas[i].width;
