@@ -48,11 +48,12 @@ TEST_P(MultisplitKeys, SixteenMillion) {
 // both sides of each code path (32 | 33: register counters vs shared-memory
 // counters and BMS peer masks, 64 | 65 and 128 | 129: BMS whole-tile path
 // for pairs and keys, 256 | 257: past 8 ballot bits and BMS stores marked
-// evict_last, 4096: past the warp/block limits).
+// evict_last, 511 | 512: the interleaved pre-scan's groups of 8 and 16
+// tiles, 4096: past the warp/block limits).
 TEST(MultisplitKeysCompact, EveryCodePath) {
   SKIP_IF_NO_GPU();
   for (const std::uint32_t n : {33u, 4097u, 70001u})
-    for (const std::uint32_t m : {3u, 32u, 33u, 64u, 65u, 128u, 129u, 256u, 257u, 4096u}) {
+    for (const std::uint32_t m : {3u, 32u, 33u, 64u, 65u, 128u, 129u, 256u, 257u, 511u, 512u, 4096u}) {
       multisplit_test::check_methods<multisplit::detail::NullValue>(n, m, Dist::Zipf, multisplit_test::all_methods());
       if (HasFailure()) return;
     }

@@ -54,8 +54,9 @@ TEST_P(MultisplitPairs, SixteenMillion) {
 // both sides of each code path (32 | 33: register counters vs shared-memory
 // counters and BMS peer masks, 64 | 65 and 128 | 129: BMS whole-tile path
 // for pairs and keys, 256 | 257: past 8 ballot bits and BMS stores marked
-// evict_last, 511 | 512: pairs' whole tiles in a kernel of their own and the
-// last tile in a launch of its own, 4096: past the warp/block limits).
+// evict_last, 511 | 512: pairs' whole tiles in a kernel of their own, the
+// last tile in a launch of its own and the interleaved pre-scan's groups of
+// 8 and 16 tiles, 4096: past the warp/block limits).
 TEST(MultisplitPairsCompact, EveryCodePath) {
   SKIP_IF_NO_GPU();
   for (const std::uint32_t n : {33u, 4097u, 70001u})

@@ -248,28 +248,47 @@ __global__ void __launch_bounds__(BlockThreads)
 
 // Per-tile counts for the interleaved BMS (policies.cuh), where every
 // chunk is one tile: counts[b * num_chunks + t] for every planned tile t,
-// each cell stored once (zeros too: no memset). A block counts
-// kTileCountGroup consecutive tiles per pass, a quarter of its warps per
-// tile, each tile into its own shared histogram, so the zeroing, the
-// barriers and the flush are paid once per group, and every thread has
-// several 16-byte loads in flight. The general pre-scan above, cut to
-// one-tile chunks, paid them per tile and issued several times the
-// instructions (docs/TUNING.md, "BMS interleaved tiles"). m > 32 (shared
-// atomics; thread-private counters would cost a flush of m x threads per tile).
-constexpr std::uint32_t kTileCountGroup = 4;
+// each cell stored once (zeros too: no memset). A block counts a group of
+// Group consecutive tiles per pass, BlockThreads / Group threads per tile,
+// each tile into its own shared histogram, so the zeroing, the barriers and
+// the flush are paid once per group, and every thread has several 16-byte
+// loads in flight. The general pre-scan above, cut to one-tile chunks, paid
+// them per tile and issued several times the instructions (docs/TUNING.md,
+// "BMS interleaved tiles"). m > 32 (shared atomics; thread-private counters
+// would cost a flush of m x threads per tile).
+//
+// The flush stores each bucket's Group cells as one run: 4-byte cells give
+// runs of 32 bytes at 8 tiles, one sector where the row is aligned. Shorter
+// runs leave sectors partly written until another block writes the rest,
+// and where the matrix is large next to the data (many buckets) L2 evicts
+// them half written: at 1024 buckets of pairs and 4 tiles a group the
+// kernel wrote 1.9x the matrix and re-read a fifth of the input
+// (docs/TUNING.md, "BMS interleaved tiles: the tile-counting groups").
+// Rows start at b * num_chunks, unaligned wherever num_chunks is not a
+// multiple of 8, so from kTileCountWideMinBuckets the groups are 16 tiles
+// (one warp per tile); below, 8, whose grid leaves fewer blocks idle in
+// the last round at small n.
 constexpr std::uint32_t kTileCountThreads = 512;
+constexpr std::uint32_t kTileCountGroupNarrow = 8;
+constexpr std::uint32_t kTileCountGroupWide = 16;
+constexpr std::uint32_t kTileCountWideMinBuckets = 512;
 
-inline std::size_t tile_counting_smem(std::uint32_t m, std::size_t functor_bytes) {
-  return functor_bytes + static_cast<std::size_t>(kTileCountGroup) * m * sizeof(std::uint32_t);
+inline std::uint32_t tile_counting_group(std::uint32_t m) {
+  return m >= kTileCountWideMinBuckets ? kTileCountGroupWide : kTileCountGroupNarrow;
 }
 
-template <int BlockThreads, class Key, class BucketFn>
+inline std::size_t tile_counting_smem(std::uint32_t m, std::size_t functor_bytes) {
+  return functor_bytes + static_cast<std::size_t>(tile_counting_group(m)) * m * sizeof(std::uint32_t);
+}
+
+template <int BlockThreads, int Group, class Key, class BucketFn>
 __global__ void __launch_bounds__(BlockThreads)
     tile_counting_kernel(const Key* __restrict__ keys, ChunkLayout planned_layout, std::uint32_t m,
                          BucketFn bucket_fn, std::uint32_t functor_bytes, std::uint32_t* __restrict__ counts) {
   using Vec = PrescanVector<Key>;
   constexpr std::uint32_t kVec = Vec::kKeys;
   constexpr std::uint32_t kUnroll = kCountingPrescanUnroll;
+  constexpr std::uint32_t kTileCountGroup = Group;
   constexpr std::uint32_t kGroupThreads = BlockThreads / kTileCountGroup;  // threads per tile
   static_assert(kGroupThreads % kWarpThreads == 0, "whole warps per tile");
   const ChunkLayout layout = planned_layout.on_device();  // device counts: the real n

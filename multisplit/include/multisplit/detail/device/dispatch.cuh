@@ -136,7 +136,11 @@ struct ThreePhase {
   using BlockPost = BlockPostscan<BlockTile, Key, Value, BucketFn>;
   using CountsPost = BlockPostscan<CountsTile, Key, Value, BucketFn>;
   static auto counting_prescan() { return counting_prescan_kernel<kCountingPrescanThreads, Key, BucketFn>; }
-  static auto tile_counting() { return tile_counting_kernel<kTileCountThreads, Key, BucketFn>; }
+  static auto tile_counting(std::uint32_t m) {
+    return tile_counting_group(m) == kTileCountGroupWide
+               ? tile_counting_kernel<kTileCountThreads, kTileCountGroupWide, Key, BucketFn>
+               : tile_counting_kernel<kTileCountThreads, kTileCountGroupNarrow, Key, BucketFn>;
+  }
 
   // Pre-scan geometry for plan.layout: several blocks per chunk at full
   // occupancy (counting_prescan.cuh). Call again after re-cutting the layout.
@@ -152,9 +156,9 @@ struct ThreePhase {
       // walking groups of tiles.
       plan.pre_threads = kTileCountThreads;
       plan.pre_smem = tile_counting_smem(m, plan.functor_bytes);
-      plan.pre_grid = std::min(div_up(plan.layout.num_chunks, kTileCountGroup),
+      plan.pre_grid = std::min(div_up(plan.layout.num_chunks, tile_counting_group(m)),
                                static_cast<std::uint32_t>(limits.sm_count) * kCountingPrescanBlocksPerSm);
-      return opt_in_shared(tile_counting(), plan.pre_smem);
+      return opt_in_shared(tile_counting(m), plan.pre_smem);
     }
     return opt_in_shared(counting_prescan(), plan.pre_smem);
   }
@@ -234,7 +238,7 @@ struct ThreePhase {
   static cudaError_t launch_prescan(const Plan& plan, const Key* keys_in, std::uint32_t m, const BucketFn& fn,
                                     std::uint32_t* counts, cudaStream_t stream) {
     if (plan.interleaved) {  // every cell stored once: no memset
-      tile_counting()<<<plan.pre_grid, plan.pre_threads, plan.pre_smem, stream>>>(keys_in, plan.layout, m, fn,
+      tile_counting(m)<<<plan.pre_grid, plan.pre_threads, plan.pre_smem, stream>>>(keys_in, plan.layout, m, fn,
                                                                                 plan.functor_bytes, counts);
       return cudaGetLastError();
     }
