@@ -261,13 +261,11 @@ __global__ void __launch_bounds__(BlockThreads)
 // runs of 32 bytes at 8 tiles, one sector where the row is aligned. Shorter
 // runs leave sectors partly written until another block writes the rest,
 // and where the matrix is large next to the data (many buckets) L2 evicts
-// them half written: at 1024 buckets of pairs and 4 tiles a group the
-// kernel wrote 1.9x the matrix and re-read a fifth of the input
-// (docs/TUNING.md, "BMS interleaved tiles: the tile-counting groups").
-// Rows start at b * num_chunks, unaligned wherever num_chunks is not a
-// multiple of 8, so from kTileCountWideMinBuckets the groups are 16 tiles
-// (one warp per tile); below, 8, whose grid leaves fewer blocks idle in
-// the last round at small n.
+// them half written and fills them again (docs/TUNING.md, "BMS interleaved
+// tiles: the tile-counting groups"). Rows start at b * num_chunks,
+// unaligned wherever num_chunks is not a multiple of 8, so from
+// kTileCountWideMinBuckets the groups are 16 tiles (one warp per tile);
+// below, 8, whose grid leaves fewer blocks idle in the last round at small n.
 constexpr std::uint32_t kTileCountThreads = 512;
 constexpr std::uint32_t kTileCountGroupNarrow = 8;
 constexpr std::uint32_t kTileCountGroupWide = 16;

@@ -239,7 +239,7 @@ struct ThreePhase {
                                     std::uint32_t* counts, cudaStream_t stream) {
     if (plan.interleaved) {  // every cell stored once: no memset
       tile_counting(m)<<<plan.pre_grid, plan.pre_threads, plan.pre_smem, stream>>>(keys_in, plan.layout, m, fn,
-                                                                                plan.functor_bytes, counts);
+                                                                                 plan.functor_bytes, counts);
       return cudaGetLastError();
     }
     MULTISPLIT_RETURN_IF_ERROR(cudaMemsetAsync(
