@@ -343,10 +343,10 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     // t and t + 1, which share an output sector at every bucket's front,
     // were written further and further apart in time, and L2 evicted their
     // shared sectors half written in between (measured: docs/TUNING.md,
-    // "BMS interleaved tiles: tiles in order"). Thread 0 asks for the tile after next, so the atomic's
-    // latency hides behind a tile's work; the slots alternate so that no
-    // read races the next write. Key tiles keep round-robin: the extra live
-    // register spilled under their cap.
+    // "BMS interleaved tiles: tiles in order"). Thread 0 asks for the tile
+    // after next, so the atomic's latency hides behind a tile's work; the
+    // slots alternate so that no read races the next write. Key tiles keep
+    // round-robin: the extra live register spilled under their cap.
     constexpr bool kInOrder = kPairs;
     __shared__ std::uint32_t tile_slots[2];
     const std::uint32_t num_tiles = kWholeOnly ? layout.n / kTile : div_up(layout.n, kTile);
