@@ -112,10 +112,11 @@ void check_all_methods(std::uint32_t max_items, std::uint32_t m, Dist dist, cons
   }
 }
 
-// 0, 1, a warp, a block tile +/- 1, a third, all but one, all, past the maximum.
+// 0, 1, a warp, a block tile +/- 1 (4096 keys, 10240 pairs in the
+// 512-thread tile), a third, all but one, all, past the maximum.
 std::vector<std::uint32_t> counts_for(std::uint32_t max_items) {
-  std::vector<std::uint32_t> c = {0, 1, 32, 4095, 4097, max_items / 3 + 7, max_items - 1, max_items, max_items + 1000,
-                                  0xFFFFFFFFu};
+  std::vector<std::uint32_t> c = {0,     1, 32, 4095, 4097, 10239, 10241, max_items / 3 + 7, max_items - 1, max_items,
+                                  max_items + 1000, 0xFFFFFFFFu};
   for (auto& x : c) x = x <= max_items || x >= max_items + 1000 ? x : max_items;
   return c;
 }
@@ -142,6 +143,10 @@ TEST(MultisplitDeviceCount, SkewedKeysMatchReference) {
 
 TEST(MultisplitDeviceCount, PairsMatchReference) {
   SKIP_IF_NO_GPU();
+  // 3000017 pairs at 256 buckets: the 512-thread pair tile (enough tiles
+  // per SM on an H100 or H200; test_multisplit_pairs, WidePairTile).
+  check_all_methods<std::uint32_t>(3000017u, 256u, Dist::Uniform, counts_for(3000017u));
+  if (HasFailure()) return;
   for (const std::uint32_t m : {1u, 3u, 32u, 100u, 600u, 3000u}) {
     check_all_methods<std::uint32_t>(200003u, m, Dist::Uniform, counts_for(200003u));
     if (HasFailure()) return;

@@ -66,6 +66,79 @@ TEST(MultisplitPairsCompact, EveryCodePath) {
     }
 }
 
+// 4-byte pairs rank in the 512-thread BMS tile from 176 buckets when the
+// input has at least two of its 10240-pair tiles per SM (3000017 pairs do
+// on up to 146 SMs: H100, H200), while its shared memory fits (at 361
+// buckets, not at 480 on an H200: the 256-thread tile then). Block only,
+// so that it stays fast enough for the sanitizers.
+TEST(MultisplitPairsCompact, WidePairTile) {
+  SKIP_IF_NO_GPU();
+  for (const std::uint32_t m : {175u, 176u, 361u, 480u}) {
+    multisplit_test::check_methods<std::uint32_t>(3000017u, m, Dist::Zipf, {multisplit::Method::Block});
+    if (HasFailure()) return;
+  }
+}
+
+// The size queried for n serves every smaller n (multisplit.cuh), also
+// where the 512-thread pair tile starts (it halves the count matrix's
+// columns): sizes never shrink as n grows across that point, and a split
+// just below it runs in the size queried for a larger n.
+TEST(MultisplitPairsTemp, SizeServesSmallerNAcrossTileWidths) {
+  SKIP_IF_NO_GPU();
+  using P = multisplit::detail::Policies<std::uint32_t, std::uint32_t>;
+  int sms = 0;
+  MS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const std::uint32_t wide_from = P::kWideTileMinTilesPerSm * static_cast<std::uint32_t>(sms) *
+                                  static_cast<std::uint32_t>(P::kBlockWideThreads) * P::kBlockSplitItems;
+  for (const std::uint32_t m : {176u, 256u, 361u}) {
+    const auto fn = multisplit::delta_buckets<std::uint32_t>::spanning(m);
+    auto size_for = [&](std::uint32_t n) {
+      std::size_t bytes = 0;
+      const cudaError_t err = multisplit::split_pairs(nullptr, bytes, static_cast<const std::uint32_t*>(nullptr),
+                                                      static_cast<std::uint32_t*>(nullptr),
+                                                      static_cast<const std::uint32_t*>(nullptr),
+                                                      static_cast<std::uint32_t*>(nullptr), n, m, fn, nullptr);
+      EXPECT_EQ(err, cudaSuccess) << cudaGetErrorString(err);
+      return bytes;
+    };
+    std::size_t previous = 0;
+    for (std::uint32_t n = wide_from - 3 * 5120; n <= wide_from + 3 * 10240; n += 1021) {
+      const std::size_t bytes = size_for(n);
+      EXPECT_GE(bytes, previous) << "m=" << m << " n=" << n;
+      previous = bytes;
+    }
+    EXPECT_GE(size_for(wide_from), size_for(wide_from - 1)) << "m=" << m;
+  }
+  // A split just below the switch, in the temporary size asked for at it.
+  const std::uint32_t m = 256, n = wide_from - 1;
+  const auto fn = multisplit::delta_buckets<std::uint32_t>::spanning(m);
+  std::vector<std::uint32_t> keys(n), values(n), want_keys(n), want_values(n);
+  std::uint64_t state = 12345;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    keys[i] = static_cast<std::uint32_t>(state >> 32);
+    values[i] = i;
+  }
+  const auto want_offsets =
+      multisplit::reference::split_pairs(keys.data(), want_keys.data(), values.data(), want_values.data(), n, m, fn);
+  multisplit_test::DeviceArray<std::uint32_t> d_keys(n), d_values(n), d_keys_out(n), d_values_out(n), d_offsets(m + 1);
+  d_keys.upload(keys);
+  d_values.upload(values);
+  d_keys_out.poison();
+  d_values_out.poison();
+  std::size_t bytes = 0;
+  MS_CUDA_CHECK(multisplit::split_pairs(nullptr, bytes, d_keys.get(), d_keys_out.get(), d_values.get(),
+                                        d_values_out.get(), wide_from, m, fn, d_offsets.get()));
+  multisplit_test::DeviceArray<unsigned char> temp(bytes);
+  temp.poison();
+  MS_CUDA_CHECK(multisplit::split_pairs(temp.get(), bytes, d_keys.get(), d_keys_out.get(), d_values.get(),
+                                        d_values_out.get(), n, m, fn, d_offsets.get()));
+  MS_CUDA_CHECK(cudaDeviceSynchronize());
+  multisplit_test::expect_equal(d_offsets.download(), want_offsets, "bucket offsets");
+  multisplit_test::expect_equal(d_keys_out.download(), want_keys, "keys");
+  multisplit_test::expect_equal(d_values_out.download(), want_values, "values");
+}
+
 // Up to 8 buckets the thread-counter tile counts in a register (fields
 // that wrap when a row of 16 keys shares one bucket): both sides of each
 // limit, rows of one bucket at every bucket. Compact enough for the sanitizers.

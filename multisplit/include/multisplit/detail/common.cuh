@@ -147,6 +147,17 @@ cudaError_t opt_in_shared(Kernel kernel, std::size_t smem) {
   return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
 }
 
+// Whether `kernel` can run with `smem` bytes of dynamic shared memory next
+// to its static shared memory under the device's per-block opt-in limit.
+template <class Kernel>
+cudaError_t fits_shared(Kernel kernel, std::size_t smem, std::size_t limit, bool& fits) {
+  cudaFuncAttributes attributes{};
+  const cudaError_t err = cudaFuncGetAttributes(&attributes, kernel);
+  if (err != cudaSuccess) return err;
+  fits = attributes.sharedSizeBytes + smem <= limit;
+  return cudaSuccess;
+}
+
 // Launch-error check for use inside dispatch functions returning cudaError_t.
 #define MULTISPLIT_RETURN_IF_ERROR(expr)          \
   do {                                            \

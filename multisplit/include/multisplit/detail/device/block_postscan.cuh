@@ -77,9 +77,11 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
   // faster for keys and pairs at every m from 40 to 256 (docs/TUNING.md,
   // "BMS masked ranking").
   __host__ __device__ static constexpr bool masked(std::uint32_t m) { return m > 32; }
-  // Pairs: two resident blocks' worth of registers (the compiler's cap at
-  // three made the pair tile slower from 40 buckets up; same section).
-  static constexpr int kMinBlocks = kPairs ? 2 : Shape::kMinBlocks;
+  // Pairs: 128 registers per thread, two resident blocks of 256 threads
+  // (the compiler's cap at three made the pair tile slower from 40 buckets
+  // up; same section), or one block of the wide pair tile's 512
+  // (policies.cuh: MULTISPLIT_WIDE_TILE_MIN_PAIR_BUCKETS).
+  static constexpr int kMinBlocks = kPairs ? (BlockThreads >= 512 ? 1 : 2) : Shape::kMinBlocks;
   // rank/scatter have an unchecked path for whole tiles, taken up to this
   // many buckets in the post-scan's kAll kernel: faster there, slightly
   // slower past it, where the checks are not what the tile waits on
@@ -96,9 +98,16 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
   __host__ __device__ static constexpr bool full_tile_path(bool interleaved) {
     return kFullTilePath && (!interleaved || kFullTileMaxBuckets >= Policies<Key, Value>::kInterleavedMinBuckets);
   }
+  // (The wide pair tile has no kernel of whole tiles: it runs below 512
+  // buckets, where its shared memory fits, and the checked path only.)
   static constexpr std::uint32_t kWholeKernelMinBuckets =
-      kPairs ? MULTISPLIT_WHOLE_KERNEL_MIN_PAIR_BUCKETS : MULTISPLIT_WHOLE_KERNEL_MIN_KEY_BUCKETS;
-  static constexpr bool kInterleaves = true;  // also one-tile chunks dealt out to the grid (policies.cuh)
+      BlockThreads > 256 ? 0u
+      : kPairs           ? MULTISPLIT_WHOLE_KERNEL_MIN_PAIR_BUCKETS
+                         : MULTISPLIT_WHOLE_KERNEL_MIN_KEY_BUCKETS;
+  // Both layouts (policies.cuh: interleave_tiles); the wide pair tile is
+  // only planned for interleaved tiles (dispatch.cuh).
+  static constexpr PostscanLayouts kLayouts =
+      BlockThreads > 256 ? PostscanLayouts::kInterleaved : PostscanLayouts::kBoth;
   using ScanStorage = typename Combine::TempStorage;
 
   // The counter arrays' words for m buckets (at least 32 slots each):
@@ -410,22 +419,23 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
 
 // Host side of the BMS post-scan for one tile type: which kernels run for
 // m buckets (kWhole + kLast from the tile's kWholeKernelMinBuckets, 0 =
-// never; else kAll), their shared-memory opt-in, the launch. Interleaves:
-// whether the interleaved layout's kernels are instantiated at all (a
-// caller that never interleaves says false; `interleaved` must then be).
-template <class Tile, class Key, class Value, class BucketFn, bool Interleaves = Tile::kInterleaves>
+// never; else kAll), their shared-memory opt-in, the launch. Layouts: the
+// layouts whose kernels are instantiated (a caller that never interleaves
+// says kChunked; `interleaved` must then be false, and with kInterleaved
+// true).
+template <class Tile, class Key, class Value, class BucketFn, PostscanLayouts Layouts = Tile::kLayouts>
 struct BlockPostscan {
   static constexpr bool kWholeKernel = Tile::kFullTilePath && Tile::kWholeKernelMinBuckets > 0;
   static bool whole_tiles(std::uint32_t m) { return kWholeKernel && m >= Tile::kWholeKernelMinBuckets; }
 
   template <PostscanTiles Tiles>
   static auto kernel(bool interleaved) {
-    if constexpr (Interleaves) {
+    if constexpr (Layouts == PostscanLayouts::kBoth) {
       return interleaved ? block_postscan_kernel<Tile, true, Tiles, Key, Value, BucketFn>
                          : block_postscan_kernel<Tile, false, Tiles, Key, Value, BucketFn>;
     } else {
       (void)interleaved;
-      return block_postscan_kernel<Tile, false, Tiles, Key, Value, BucketFn>;
+      return block_postscan_kernel<Tile, Layouts == PostscanLayouts::kInterleaved, Tiles, Key, Value, BucketFn>;
     }
   }
   // The kernel of the grid (the one occupancy is planned for). kWhole is

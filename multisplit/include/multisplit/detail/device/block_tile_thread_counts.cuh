@@ -80,7 +80,7 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
   // tiles in a kernel of their own").
   static constexpr bool kFullTilePath = !kPairs;
   static constexpr std::uint32_t kWholeKernelMinBuckets = 0;
-  static constexpr bool kInterleaves = false;  // chunks of consecutive tiles only
+  static constexpr PostscanLayouts kLayouts = PostscanLayouts::kChunked;
   __host__ __device__ static constexpr bool full_tile_path(bool /*interleaved: never*/) { return kFullTilePath; }
   static constexpr std::uint32_t kFullTileMaxBuckets = 0xFFFFFFFFu;
   // Whether this tile can serve the key (and value) type at all.

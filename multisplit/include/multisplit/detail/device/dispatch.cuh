@@ -121,6 +121,7 @@ struct ThreePhase {
     bool warp_chunks = false;
     bool thread_counts = false;  // Block with BlockTileThreadCounts tiles
     bool interleaved = false;    // Block: one chunk per tile, tiles dealt out to the blocks (block_postscan.cuh)
+    bool wide_tile = false;      // Block, interleaved pairs: the 512-thread tile (policies.cuh)
     std::uint32_t post_threads = 0, post_grid = 0;
     std::size_t post_smem = 0;
     std::uint32_t pre_threads = 0, pre_grid = 0, pre_slices = 1, pre_copies = 1;
@@ -134,12 +135,22 @@ struct ThreePhase {
   using BlockTile = BlockTileSplit<P::kBlockThreads, P::kBlockSplitItems, Key, Value, BucketFn>;
   using CountsTile = BlockTileThreadCounts<P::kBlockThreads, P::kBlockItems, Key, Value, BucketFn>;
   using BlockPost = BlockPostscan<BlockTile, Key, Value, BucketFn>;
+  using WideTile = BlockTileSplit<P::kBlockWideThreads, P::kBlockSplitItems, Key, Value, BucketFn>;
+  using WidePost = BlockPostscan<WideTile, Key, Value, BucketFn>;
   using CountsPost = BlockPostscan<CountsTile, Key, Value, BucketFn>;
   static auto counting_prescan() { return counting_prescan_kernel<kCountingPrescanThreads, Key, BucketFn>; }
   static auto tile_counting(std::uint32_t m) {
     return tile_counting_group(m) == kTileCountGroupWide
                ? tile_counting_kernel<kTileCountThreads, kTileCountGroupWide, Key, BucketFn>
                : tile_counting_kernel<kTileCountThreads, kTileCountGroupNarrow, Key, BucketFn>;
+  }
+
+  // The wide pair tile needs at least kWideTileMinTilesPerSm of its tiles
+  // per SM (policies.cuh).
+  static constexpr std::uint32_t kWideTileItems =
+      static_cast<std::uint32_t>(P::kBlockWideThreads) * P::kBlockSplitItems;
+  static std::uint32_t wide_tile_min_items(const DeviceLimits& limits) {
+    return P::kWideTileMinTilesPerSm * static_cast<std::uint32_t>(limits.sm_count) * kWideTileItems;
   }
 
   // Pre-scan geometry for plan.layout: several blocks per chunk at full
@@ -188,16 +199,33 @@ struct ThreePhase {
       MULTISPLIT_RETURN_IF_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
           &blocks_per_sm, warp_kernel(), static_cast<int>(plan.post_threads), plan.post_smem));
     } else {
+      const bool store_ids = block_postscan_stores_ids<BucketFn>();
       plan.post_threads = P::kBlockThreads;
-      plan.post_smem = plan.functor_bytes + F::block_bytes(m, block_postscan_stores_ids<BucketFn>());
+      plan.post_smem = plan.functor_bytes + F::block_bytes(m, store_ids);
       plan.warp_chunks = false;
       plan.thread_counts = F::block_thread_counts(m);
       plan.interleaved = !plan.thread_counts && P::interleave_tiles(m);
       plan.layout.tile_items =
           static_cast<std::uint32_t>(P::kBlockThreads) * (plan.thread_counts ? P::kBlockItems : P::kBlockSplitItems);
-      MULTISPLIT_RETURN_IF_ERROR(
-          plan.thread_counts ? CountsPost::blocks_per_sm(false, m, plan.post_smem, blocks_per_sm)
-                             : BlockPost::blocks_per_sm(plan.interleaved, m, plan.post_smem, blocks_per_sm));
+      if constexpr (P::kWideTileTypes) {
+        if (plan.interleaved && P::wide_tile(m) && n >= wide_tile_min_items(limits)) {
+          const std::size_t wide_smem = plan.functor_bytes + WideTile::bytes(m, store_ids, 2);
+          bool fits = false;
+          MULTISPLIT_RETURN_IF_ERROR(
+              fits_shared(WidePost::grid_kernel(true, m), wide_smem, limits.max_shared_bytes, fits));
+          if (fits) {
+            plan.wide_tile = true;
+            plan.post_threads = P::kBlockWideThreads;
+            plan.post_smem = wide_smem;
+            plan.layout.tile_items = kWideTileItems;
+            MULTISPLIT_RETURN_IF_ERROR(WidePost::blocks_per_sm(true, m, plan.post_smem, blocks_per_sm));
+          }
+        }
+      }
+      if (!plan.wide_tile)
+        MULTISPLIT_RETURN_IF_ERROR(
+            plan.thread_counts ? CountsPost::blocks_per_sm(false, m, plan.post_smem, blocks_per_sm)
+                               : BlockPost::blocks_per_sm(plan.interleaved, m, plan.post_smem, blocks_per_sm));
     }
     if (blocks_per_sm < 1) return cudaErrorInvalidConfiguration;
     const std::uint32_t sms = static_cast<std::uint32_t>(limits.sm_count);
@@ -221,14 +249,23 @@ struct ThreePhase {
     }
     MULTISPLIT_RETURN_IF_ERROR(plan_prescan(plan, m, limits));
     const std::size_t cells = static_cast<std::size_t>(m) * plan.layout.num_chunks;
-    if (cells > std::numeric_limits<std::uint32_t>::max()) return cudaErrorInvalidValue;
+    // A size asked for n serves every smaller n (multisplit.cuh): with the
+    // wide pair tile the matrix has half the columns of the 256-thread
+    // tile's just below wide_tile_min_items, so it is sized for those too.
+    const std::size_t sized_cells =
+        plan.wide_tile ? std::max<std::size_t>(cells, static_cast<std::size_t>(m) *
+                                                          div_up(wide_tile_min_items(limits) - 1,
+                                                                 static_cast<std::uint32_t>(P::kBlockThreads) *
+                                                                     P::kBlockSplitItems))
+                       : cells;
+    if (sized_cells > std::numeric_limits<std::uint32_t>::max()) return cudaErrorInvalidValue;
     // Interleaved: one word past the matrix counts the tiles handed out
     // (block_postscan.cuh); the tile-counting pre-scan zeroes it.
-    plan.temp.bytes[kCounts] = (cells + (plan.interleaved ? 1 : 0)) * sizeof(std::uint32_t);
+    plan.temp.bytes[kCounts] = (sized_cells + (plan.interleaved ? 1 : 0)) * sizeof(std::uint32_t);
     std::size_t scan_bytes = 0;
     MULTISPLIT_RETURN_IF_ERROR(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<std::uint32_t*>(nullptr),
                                                              static_cast<std::uint32_t*>(nullptr),
-                                                             static_cast<std::uint32_t>(cells)));
+                                                             static_cast<std::uint32_t>(sized_cells)));
     plan.temp.bytes[kScanTemp] = scan_bytes;
     plan.temp.finish();
     return cudaSuccess;
@@ -274,13 +311,17 @@ struct ThreePhase {
     const std::uint32_t* offsets = counts;
     if (plan.method == Method::Block) {
       std::uint32_t* tile_counter = plan.interleaved ? counts + m * plan.layout.num_chunks : nullptr;
-      return plan.thread_counts
-                 ? CountsPost::launch(false, plan.post_grid, plan.post_smem, plan.layout, keys_in, keys_out,
-                                      values_in, values_out, m, bits, fn, plan.functor_bytes, offsets, nullptr,
-                                      stream)
-                 : BlockPost::launch(plan.interleaved, plan.post_grid, plan.post_smem, plan.layout, keys_in,
-                                     keys_out, values_in, values_out, m, bits, fn, plan.functor_bytes, offsets,
-                                     tile_counter, stream);
+      if (plan.thread_counts)
+        return CountsPost::launch(false, plan.post_grid, plan.post_smem, plan.layout, keys_in, keys_out, values_in,
+                                  values_out, m, bits, fn, plan.functor_bytes, offsets, nullptr, stream);
+      if constexpr (P::kWideTileTypes) {
+        if (plan.wide_tile)
+          return WidePost::launch(true, plan.post_grid, plan.post_smem, plan.layout, keys_in, keys_out, values_in,
+                                  values_out, m, bits, fn, plan.functor_bytes, offsets, tile_counter, stream);
+      }
+      return BlockPost::launch(plan.interleaved, plan.post_grid, plan.post_smem, plan.layout, keys_in, keys_out,
+                               values_in, values_out, m, bits, fn, plan.functor_bytes, offsets, tile_counter,
+                               stream);
     }
     const auto kernel = plan.method == Method::Direct ? direct_kernel() : warp_kernel();
     kernel<<<plan.post_grid, plan.post_threads, plan.post_smem, stream>>>(

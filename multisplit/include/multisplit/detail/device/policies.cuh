@@ -103,6 +103,20 @@
 #define MULTISPLIT_INTERLEAVED_MAX_PAIR_BUCKETS 1024
 #endif
 
+// Bucket counts from which pairs of 4-byte keys and values rank in the
+// wide warp-ranked BMS tile: 512 threads, one block per SM, instead of 256
+// threads and two blocks (the same warps per SM and registers per thread).
+// Each tile holds twice the pairs, so every bucket's run of output per tile
+// is twice as long and the tile's barriers and per-bucket steps are paid
+// half as often per pair. Interleaved tiles only, only where its shared
+// memory fits (on an H200 at 450 buckets, not at 480; the 256-thread tile
+// serves the rest), and only with at least kWideTileMinTilesPerSm of its
+// tiles per SM (fewer leave SMs idle: 2^21 pairs sorted 3% slower with it).
+// 0: never. Measured: docs/TUNING.md, "BMS wide pair tile".
+#ifndef MULTISPLIT_WIDE_TILE_MIN_PAIR_BUCKETS
+#define MULTISPLIT_WIDE_TILE_MIN_PAIR_BUCKETS 176
+#endif
+
 namespace multisplit {
 namespace detail {
 
@@ -139,6 +153,17 @@ struct Policies {
     const std::uint32_t hi =
         has_values<Value>() ? MULTISPLIT_INTERLEAVED_MAX_PAIR_BUCKETS : MULTISPLIT_INTERLEAVED_MAX_KEY_BUCKETS;
     return kInterleavedMinBuckets != 0xFFFFFFFFu && m >= kInterleavedMinBuckets && m <= hi;
+  }
+  // The wide pair tile (MULTISPLIT_WIDE_TILE_MIN_PAIR_BUCKETS): 4-byte keys
+  // and values only (the tile of kBlockSplitItems = 20 it was measured
+  // with), interleaved bucket counts only. Shared memory decides the rest
+  // (dispatch.cuh).
+  static constexpr int kBlockWideThreads = 512;
+  static constexpr std::uint32_t kWideTileMinTilesPerSm = 2;
+  static constexpr bool kWideTileTypes = has_values<Value>() && !kWide && sizeof(Key) == 4;
+  static constexpr bool wide_tile(std::uint32_t m) {
+    return kWideTileTypes && MULTISPLIT_WIDE_TILE_MIN_PAIR_BUCKETS != 0 && m >= MULTISPLIT_WIDE_TILE_MIN_PAIR_BUCKETS &&
+           interleave_tiles(m);
   }
   static constexpr std::uint32_t kThreadCountsMaxBuckets =
       has_values<Value>() ? MULTISPLIT_THREAD_COUNTS_MAX_PAIR_BUCKETS : MULTISPLIT_THREAD_COUNTS_MAX_KEY_BUCKETS;

@@ -89,7 +89,8 @@ struct RadixPass {
   static constexpr int kFixedItems = kLibraryTile ? P::kBlockSplitItems : BlockItems;
 
   // (Chunks of consecutive tiles only: plan_fixed_tile never interleaves.)
-  using FixedPost = BlockPostscan<BlockTileSplit<kBlockThreads, kFixedItems, Key, Value, Fn>, Key, Value, Fn, false>;
+  using FixedPost = BlockPostscan<BlockTileSplit<kBlockThreads, kFixedItems, Key, Value, Fn>, Key, Value, Fn,
+                                  PostscanLayouts::kChunked>;
 
   static cudaError_t plan(Plan& plan, Method method, std::uint32_t n, int digit_bits, const DeviceLimits& limits) {
     const std::uint32_t m = 1u << digit_bits;
@@ -108,6 +109,7 @@ struct RadixPass {
     // the warp-ranked BlockTileSplit).
     plan.thread_counts = false;
     plan.interleaved = false;  // chunks of consecutive tiles, as the layout below
+    plan.wide_tile = false;
     plan.post_smem = block_postscan_bytes<kBlockThreads, kFixedItems, Key, Value>(m, block_postscan_stores_ids<Fn>());
     if (plan.post_smem > limits.max_shared_bytes) return cudaErrorInvalidConfiguration;
     int blocks_per_sm = 0;

@@ -23,6 +23,11 @@ namespace detail {
 // Stands in for the bucket functor where only sizes are asked for.
 struct NoBucketFn {};
 
+// Which layouts the BMS post-scan's kernels are instantiated for, per tile
+// type (its kLayouts): chunks of consecutive tiles, one-tile chunks dealt
+// out to the grid (interleaved), or both (chosen per split at run time).
+enum class PostscanLayouts { kChunked, kInterleaved, kBoth };
+
 // What the BMS post-scan kernel asks of every block tile type.
 template <int BlockThreads, int Items, class Value, class BucketFn>
 struct BlockTileShape {
