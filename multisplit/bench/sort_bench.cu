@@ -100,6 +100,7 @@ class Bench {
     buf_ = std::make_unique<KeyValueBuffers>(max_n);
 
     copy_gbps_ = measure_copy(timer_, buf_->keys_in.ptr, buf_->keys_out.ptr, max_n, opt_.warmup, opt_.runs).gbps;
+    BENCH_CHECK((multisplit::detail::wide_pair_passes<std::uint32_t, std::uint32_t>(wide_pairs_)));
     std::printf("device: %s, %d SMs; device-to-device copy %.0f GB/s (read + write); CUB %d.%d.%d\n", prop.name,
                 prop.multiProcessorCount, copy_gbps_, CUB_MAJOR_VERSION, CUB_MINOR_VERSION, CUB_SUBMINOR_VERSION);
     std::printf("uniform 32-bit keys, all 32 bits; median of %d runs after %d warm-ups (CUDA events)\n\n", opt_.runs,
@@ -190,12 +191,13 @@ class Bench {
       });
       Record r;
       using multisplit::detail::NullValue;
-      const SortTuning default_tuning = pairs
-                                            ? multisplit::detail::default_sort_tuning<std::uint32_t, std::uint32_t>(n)
-                                            : multisplit::detail::default_sort_tuning<std::uint32_t, NullValue>(n);
+      const SortTuning default_tuning =
+          pairs ? multisplit::detail::default_sort_tuning<std::uint32_t, std::uint32_t>(n, wide_pairs_)
+                : multisplit::detail::default_sort_tuning<std::uint32_t, NullValue>(n, false);
       const SortTuning tuning = v.is_default ? default_tuning : v.tuning;
-      const int default_items = pairs ? multisplit::detail::default_block_items<std::uint32_t, std::uint32_t>(n)
-                                      : multisplit::detail::default_block_items<std::uint32_t, NullValue>(n);
+      const int default_items =
+          pairs ? multisplit::detail::default_block_items<std::uint32_t, std::uint32_t>(n, wide_pairs_)
+                : multisplit::detail::default_block_items<std::uint32_t, NullValue>(n, false);
       const std::string default_name =
           default_items == multisplit::detail::kLibraryBlockItems ? "block" : "block-t" + std::to_string(default_items);
       r.variant = v.is_default ? "default (" + default_name + ")" : v.name;
@@ -233,6 +235,7 @@ class Bench {
   Timer timer_;
   std::string device_;
   double copy_gbps_ = 0;
+  bool wide_pairs_ = false;  // this device sorts pairs with the 512-thread pair tile's rules (sort.cuh)
   std::unique_ptr<KeyValueBuffers> buf_;
   TempStorage temp_;
   std::vector<Record> records_;

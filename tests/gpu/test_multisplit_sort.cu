@@ -436,14 +436,26 @@ TEST(MultisplitSort, TempSizeForLargerInputServesSmaller) {
 // The default digit width depends on n (8 bits up to wide_digit_max_items,
 // 7 above): a size asked for the first n past that bound must still serve
 // the bound itself, whose four 256-bucket passes have larger count matrices.
+// Pairs on a device with the 512-thread pair passes take 8 bits at every n
+// (no bound to cross; the rule is checked, the sort is not run).
 template <class Value>
 void check_size_across_digit_widths() {
   constexpr bool kPairs = multisplit::detail::has_values<Value>();
-  const std::uint32_t wide_max = multisplit::detail::wide_digit_max_items<std::uint32_t, Value>();
-  ASSERT_GT(wide_max, 0u);
   using multisplit::detail::default_sort_tuning;
-  ASSERT_EQ((default_sort_tuning<std::uint32_t, Value>(wide_max).max_radix_bits), 8);
-  ASSERT_EQ((default_sort_tuning<std::uint32_t, Value>(wide_max + 1).max_radix_bits), 7);
+  using multisplit::detail::wide_digit_max_items;
+  bool wide_pairs = false;
+  ASSERT_EQ((multisplit::detail::wide_pair_passes<std::uint32_t, Value>(wide_pairs)), cudaSuccess);
+  if (!kPairs) ASSERT_FALSE(wide_pairs);
+  if (wide_pairs) {
+    EXPECT_EQ((wide_digit_max_items<std::uint32_t, Value>(true)), 0xFFFFFFFFu);
+    EXPECT_EQ((default_sort_tuning<std::uint32_t, Value>(0x7FFFFFFFu, true).max_radix_bits), 8);
+    std::printf("[   NOTE   ] pairs: this device sorts 32-bit pairs with 8-bit digits at every n\n");
+    return;
+  }
+  const std::uint32_t wide_max = wide_digit_max_items<std::uint32_t, Value>(false);
+  ASSERT_GT(wide_max, 0u);
+  ASSERT_EQ((default_sort_tuning<std::uint32_t, Value>(wide_max, false).max_radix_bits), 8);
+  ASSERT_EQ((default_sort_tuning<std::uint32_t, Value>(wide_max + 1, false).max_radix_bits), 7);
   std::size_t past_bytes = 0;
   ASSERT_EQ((call_sort<std::uint32_t, Value>(nullptr, past_bytes, nullptr, nullptr, nullptr, nullptr, wide_max + 1, 0,
                                              32, 0, nullptr)),
@@ -488,16 +500,19 @@ TEST(MultisplitSort, TempSizeServesSmallerInputAcrossDigitWidths) {
   }
 }
 
-// Large pair sorts switch to a fixed 24-item tile (large_tile_min_items):
-// the size for the first n past the switch covers the last n before it.
-// (Sorts that large run in LargestSizeCheckedOnDevice.)
+// Large pair sorts switch to a fixed 24-item tile (large_tile_min_items)
+// where the device has no 512-thread pair passes (with them, never): the
+// size for the first n past the switch covers the last n before it, on
+// this device's rule. (Sorts that large run in LargestSizeCheckedOnDevice.)
 TEST(MultisplitSort, TempSizeServesSmallerInputAcrossTiles) {
   SKIP_IF_NO_GPU();
   using multisplit::detail::default_block_items;
-  const std::uint32_t first = multisplit::detail::large_tile_min_items<std::uint32_t, std::uint32_t>();
+  const std::uint32_t first = multisplit::detail::large_tile_min_items<std::uint32_t, std::uint32_t>(false);
   ASSERT_GT(first, 0u);
-  ASSERT_EQ((default_block_items<std::uint32_t, std::uint32_t>(first)), multisplit::detail::kLargeSortTileItems);
-  ASSERT_EQ((default_block_items<std::uint32_t, std::uint32_t>(first - 1)), multisplit::detail::kLibraryBlockItems);
+  ASSERT_EQ((default_block_items<std::uint32_t, std::uint32_t>(first, false)), multisplit::detail::kLargeSortTileItems);
+  ASSERT_EQ((default_block_items<std::uint32_t, std::uint32_t>(first - 1, false)),
+            multisplit::detail::kLibraryBlockItems);
+  EXPECT_EQ((multisplit::detail::large_tile_min_items<std::uint32_t, std::uint32_t>(true)), 0u);
   std::size_t past = 0, before = 0;
   ASSERT_EQ((multisplit::sort_pairs<std::uint32_t, std::uint32_t>(nullptr, past, nullptr, nullptr, nullptr, nullptr,
                                                                   first)),

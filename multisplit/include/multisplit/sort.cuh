@@ -39,7 +39,10 @@
 // sort_bench over the digit width r, n and the keys per thread: 32-bit keys
 // and pairs take r = 7 (32 bits as 7 7 6 6 6) with the library's BMS tiles,
 // r = 8 (four passes) up to wide_digit_max_items, and pairs from
-// large_tile_min_items a fixed 24-item tile. Wide digits win
+// large_tile_min_items a fixed 24-item tile; where the device runs 32-bit
+// pairs' 256-bucket passes in the 512-thread pair tile (wide_pair_passes:
+// its shared memory fits, as on sm_90), pairs take r = 8 and the library's
+// tiles at every n. Wide digits win
 // because every pass re-reads and rewrites all keys and the per-pass cost
 // grows slowly with the digit count (past 32 buckets the tile ranks through
 // shared peer masks); at 256 buckets the post-scan's shared memory grows
@@ -71,47 +74,69 @@ constexpr bool sort_rules_by_n() {
   return sizeof(Key) == 4 && (!has_values<Value>() || sizeof(Value) == 4);
 }
 
-// Largest n sorted with 8-bit digits; above it, 7 (0: never). r = 8 is
-// faster up to 2^25 keys and 2^24 pairs, slower past them.
+// Whether the current device runs the 256-bucket passes of a sort of
+// 32-bit keys and values in the 512-thread pair tile (the split's own
+// choice for a large pass: dispatch.cuh, policies.cuh). False for other
+// types.
 template <class Key, class Value>
-constexpr std::uint32_t wide_digit_max_items() {
+cudaError_t wide_pair_passes(bool& wide) {
+  wide = false;
+  if constexpr (sort_rules_by_n<Key, Value>() && has_values<Value>()) {
+    DeviceLimits limits;
+    MULTISPLIT_RETURN_IF_ERROR(query_device(limits));
+    typename ThreePhase<Key, Value, bit_buckets<Key>>::Plan plan;
+    MULTISPLIT_RETURN_IF_ERROR((ThreePhase<Key, Value, bit_buckets<Key>>::plan(
+        plan, Method::Block, 1u << 30, 256u, bit_buckets<Key>(0, 8), limits)));
+    wide = plan.wide_tile;
+  }
+  return cudaSuccess;
+}
+
+// Largest n sorted with 8-bit digits; above it, 7 (0: never). r = 8 is
+// faster up to 2^25 keys and 2^24 pairs, slower past them; with the wide
+// pair passes (wide_pair_passes) pairs take it at every n measured (2^20 to
+// 2^28).
+template <class Key, class Value>
+constexpr std::uint32_t wide_digit_max_items(bool wide_pairs) {
   if constexpr (!sort_rules_by_n<Key, Value>()) return 0;
-  else return has_values<Value>() ? 1u << 24 : 1u << 25;
+  else if constexpr (has_values<Value>()) return wide_pairs ? 0xFFFFFFFFu : 1u << 24;
+  else return 1u << 25;
 }
 
 // Smallest n from which pairs sort with one fixed BMS tile of
 // kLargeSortTileItems in every pass instead of the library's tiles (0:
-// never; keys alone never do): faster from 2^27 pairs, slower below.
+// never; keys alone never do): faster from 2^27 pairs, slower below; never
+// with the wide pair passes (their library tile is faster).
 constexpr int kLargeSortTileItems = 24;
 template <class Key, class Value>
-constexpr std::uint32_t large_tile_min_items() {
-  return sort_rules_by_n<Key, Value>() && has_values<Value>() ? 1u << 27 : 0;
+constexpr std::uint32_t large_tile_min_items(bool wide_pairs) {
+  return sort_rules_by_n<Key, Value>() && has_values<Value>() && !wide_pairs ? 1u << 27 : 0;
 }
 
 // The measured choice (see above): digit bits per pass for n items, the
 // block post-scan, and the library's own BMS tiles for each pass's bucket
 // count (kLibraryBlockItems), or the fixed tile from large_tile_min_items.
 template <class Key, class Value>
-constexpr SortTuning default_sort_tuning(std::uint32_t n) {
+constexpr SortTuning default_sort_tuning(std::uint32_t n, bool wide_pairs) {
   SortTuning tuning;
-  tuning.max_radix_bits = n <= wide_digit_max_items<Key, Value>() ? 8 : 7;
+  tuning.max_radix_bits = n <= wide_digit_max_items<Key, Value>(wide_pairs) ? 8 : 7;
   tuning.method = Method::Block;
   return tuning;
 }
 template <class Key, class Value>
-constexpr int default_block_items(std::uint32_t n) {
-  constexpr std::uint32_t kLargeMin = large_tile_min_items<Key, Value>();
-  return kLargeMin > 0 && n >= kLargeMin ? kLargeSortTileItems : kLibraryBlockItems;
+constexpr int default_block_items(std::uint32_t n, bool wide_pairs) {
+  const std::uint32_t large_min = large_tile_min_items<Key, Value>(wide_pairs);
+  return large_min > 0 && n >= large_min ? kLargeSortTileItems : kLibraryBlockItems;
 }
 
 // radix_sort with the defaults for n (digit width and tile).
 template <class Key, class Value>
 cudaError_t default_sort_at(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
                             const Value* values_in, Value* values_out, std::uint32_t n, int begin_bit, int end_bit,
-                            cudaStream_t stream) {
-  const SortTuning tuning = default_sort_tuning<Key, Value>(n);
-  if constexpr (large_tile_min_items<Key, Value>() > 0) {
-    if (default_block_items<Key, Value>(n) == kLargeSortTileItems)
+                            cudaStream_t stream, bool wide_pairs) {
+  const SortTuning tuning = default_sort_tuning<Key, Value>(n, wide_pairs);
+  if constexpr (large_tile_min_items<Key, Value>(false) > 0) {
+    if (default_block_items<Key, Value>(n, wide_pairs) == kLargeSortTileItems)
       return radix_sort<Key, Value, kLargeSortTileItems>(d_temp, temp_bytes, keys_in, keys_out, values_in,
                                                          values_out, n, begin_bit, end_bit, stream, tuning);
   }
@@ -126,16 +151,19 @@ template <class Key, class Value>
 cudaError_t default_sort(void* d_temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
                          const Value* values_in, Value* values_out, std::uint32_t n, int begin_bit, int end_bit,
                          cudaStream_t stream) {
+  bool wide_pairs = false;
+  MULTISPLIT_RETURN_IF_ERROR((wide_pair_passes<Key, Value>(wide_pairs)));
   MULTISPLIT_RETURN_IF_ERROR((default_sort_at<Key, Value>(d_temp, temp_bytes, keys_in, keys_out, values_in,
-                                                          values_out, n, begin_bit, end_bit, stream)));
+                                                          values_out, n, begin_bit, end_bit, stream, wide_pairs)));
   if (d_temp != nullptr) return cudaSuccess;
-  constexpr std::uint32_t kLargeMin = large_tile_min_items<Key, Value>();
-  const std::uint32_t regime_ends[] = {wide_digit_max_items<Key, Value>(), kLargeMin > 0 ? kLargeMin - 1 : 0u};
+  const std::uint32_t large_min = large_tile_min_items<Key, Value>(wide_pairs);
+  const std::uint32_t regime_ends[] = {wide_digit_max_items<Key, Value>(wide_pairs),
+                                       large_min > 0 ? large_min - 1 : 0u};
   for (const std::uint32_t end : regime_ends) {
     if (end == 0 || end >= n) continue;
     std::size_t bytes = 0;
     MULTISPLIT_RETURN_IF_ERROR((default_sort_at<Key, Value>(nullptr, bytes, keys_in, keys_out, values_in, values_out,
-                                                            end, begin_bit, end_bit, stream)));
+                                                            end, begin_bit, end_bit, stream, wide_pairs)));
     temp_bytes = temp_bytes > bytes ? temp_bytes : bytes;
   }
   return cudaSuccess;
