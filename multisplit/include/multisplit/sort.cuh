@@ -57,6 +57,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -77,17 +78,28 @@ constexpr bool sort_rules_by_n() {
 // Whether the current device runs the 256-bucket passes of a sort of
 // 32-bit keys and values in the 512-thread pair tile (the split's own
 // choice for a large pass: dispatch.cuh, policies.cuh). False for other
-// types.
+// types. Asked once per device: the answer depends only on the device,
+// and the plan's queries (kernel attributes, occupancy, CUB's size query)
+// would otherwise run on every sort call.
 template <class Key, class Value>
 cudaError_t wide_pair_passes(bool& wide) {
   wide = false;
   if constexpr (sort_rules_by_n<Key, Value>() && has_values<Value>()) {
+    constexpr int kCachedDevices = 64;
+    static std::atomic<signed char> known[kCachedDevices] = {};  // 0: not asked yet, 1: no, 2: yes
     DeviceLimits limits;
+    MULTISPLIT_RETURN_IF_ERROR(cudaGetDevice(&limits.device));
+    const bool cached = limits.device >= 0 && limits.device < kCachedDevices;
+    if (cached && known[limits.device].load(std::memory_order_relaxed) != 0) {
+      wide = known[limits.device].load(std::memory_order_relaxed) == 2;
+      return cudaSuccess;
+    }
     MULTISPLIT_RETURN_IF_ERROR(query_device(limits));
     typename ThreePhase<Key, Value, bit_buckets<Key>>::Plan plan;
     MULTISPLIT_RETURN_IF_ERROR((ThreePhase<Key, Value, bit_buckets<Key>>::plan(
         plan, Method::Block, 1u << 30, 256u, bit_buckets<Key>(0, 8), limits)));
     wide = plan.wide_tile;
+    if (cached) known[limits.device].store(wide ? 2 : 1, std::memory_order_relaxed);
   }
   return cudaSuccess;
 }
