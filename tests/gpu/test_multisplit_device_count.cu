@@ -143,10 +143,13 @@ TEST(MultisplitDeviceCount, SkewedKeysMatchReference) {
 
 TEST(MultisplitDeviceCount, PairsMatchReference) {
   SKIP_IF_NO_GPU();
-  // 3000017 pairs at 256 buckets: the 512-thread pair tile (enough tiles
-  // per SM on an H100 or H200; test_multisplit_pairs, WidePairTile).
-  check_all_methods<std::uint32_t>(3000017u, 256u, Dist::Uniform, counts_for(3000017u));
-  if (HasFailure()) return;
+  // 3000017 pairs at 256 and 600 buckets: the 512- and 384-thread pair
+  // tiles (enough pairs per SM on an H100 or H200; test_multisplit_pairs,
+  // WidePairTile).
+  for (const std::uint32_t m : {256u, 600u}) {
+    check_all_methods<std::uint32_t>(3000017u, m, Dist::Uniform, counts_for(3000017u));
+    if (HasFailure()) return;
+  }
   for (const std::uint32_t m : {1u, 3u, 32u, 100u, 600u, 3000u}) {
     check_all_methods<std::uint32_t>(200003u, m, Dist::Uniform, counts_for(200003u));
     if (HasFailure()) return;

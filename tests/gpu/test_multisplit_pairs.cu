@@ -66,23 +66,23 @@ TEST(MultisplitPairsCompact, EveryCodePath) {
     }
 }
 
-// 4-byte pairs rank in the 512-thread BMS tile from 176 buckets when the
-// input has at least two of its 10240-pair tiles per SM (3000017 pairs do
-// on up to 146 SMs: H100, H200), while its shared memory fits (at 361
-// buckets, not at 480 on an H200: the 256-thread tile then). Block only,
-// so that it stays fast enough for the sanitizers.
+// 4-byte pairs rank in a wide BMS tile from 176 buckets when the input has
+// at least two 10240-pair tiles per SM (3000017 pairs do on up to 146 SMs:
+// H100, H200): 512 threads where its shared memory fits (361 buckets on an
+// H200), else 384 (480 and 900), else the 256-thread tile (1024). Block
+// only, so that it stays fast enough for the sanitizers.
 TEST(MultisplitPairsCompact, WidePairTile) {
   SKIP_IF_NO_GPU();
-  for (const std::uint32_t m : {175u, 176u, 361u, 480u}) {
+  for (const std::uint32_t m : {175u, 176u, 361u, 480u, 900u, 1024u}) {
     multisplit_test::check_methods<std::uint32_t>(3000017u, m, Dist::Zipf, {multisplit::Method::Block});
     if (HasFailure()) return;
   }
 }
 
 // The size queried for n serves every smaller n (multisplit.cuh), also
-// where the 512-thread pair tile starts (it halves the count matrix's
-// columns): sizes never shrink as n grows across that point, and a split
-// just below it runs in the size queried for a larger n.
+// where the wide pair tiles start (they have fewer count-matrix columns):
+// sizes never shrink as n grows across that point (512- and 384-thread
+// tiles), and a split just below it runs in the size queried for a larger n.
 TEST(MultisplitPairsTemp, SizeServesSmallerNAcrossTileWidths) {
   SKIP_IF_NO_GPU();
   using P = multisplit::detail::Policies<std::uint32_t, std::uint32_t>;
@@ -90,7 +90,7 @@ TEST(MultisplitPairsTemp, SizeServesSmallerNAcrossTileWidths) {
   MS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   const std::uint32_t wide_from = P::kWideTileMinTilesPerSm * static_cast<std::uint32_t>(sms) *
                                   static_cast<std::uint32_t>(P::kBlockWideThreads) * P::kBlockSplitItems;
-  for (const std::uint32_t m : {176u, 256u, 361u}) {
+  for (const std::uint32_t m : {176u, 256u, 361u, 600u}) {
     const auto fn = multisplit::delta_buckets<std::uint32_t>::spanning(m);
     auto size_for = [&](std::uint32_t n) {
       std::size_t bytes = 0;

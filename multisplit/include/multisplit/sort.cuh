@@ -98,7 +98,7 @@ cudaError_t wide_pair_passes(bool& wide) {
     typename ThreePhase<Key, Value, bit_buckets<Key>>::Plan plan;
     MULTISPLIT_RETURN_IF_ERROR((ThreePhase<Key, Value, bit_buckets<Key>>::plan(
         plan, Method::Block, 1u << 30, 256u, bit_buckets<Key>(0, 8), limits)));
-    wide = plan.wide_tile;
+    wide = plan.wide_threads != 0;
     if (cached) known[limits.device].store(wide ? 2 : 1, std::memory_order_relaxed);
   }
   return cudaSuccess;

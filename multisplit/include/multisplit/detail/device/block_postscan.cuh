@@ -79,9 +79,9 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
   __host__ __device__ static constexpr bool masked(std::uint32_t m) { return m > 32; }
   // Pairs: 128 registers per thread, two resident blocks of 256 threads
   // (the compiler's cap at three made the pair tile slower from 40 buckets
-  // up; same section), or one block of the wide pair tile's 512
+  // up; same section), or one block of a wide pair tile's 512 or 384
   // (policies.cuh: MULTISPLIT_WIDE_TILE_MIN_PAIR_BUCKETS).
-  static constexpr int kMinBlocks = kPairs ? (BlockThreads >= 512 ? 1 : 2) : Shape::kMinBlocks;
+  static constexpr int kMinBlocks = kPairs ? (BlockThreads > 256 ? 1 : 2) : Shape::kMinBlocks;
   // rank/scatter have an unchecked path for whole tiles, taken up to this
   // many buckets in the post-scan's kAll kernel: faster there, slightly
   // slower past it, where the checks are not what the tile waits on
@@ -98,13 +98,13 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
   __host__ __device__ static constexpr bool full_tile_path(bool interleaved) {
     return kFullTilePath && (!interleaved || kFullTileMaxBuckets >= Policies<Key, Value>::kInterleavedMinBuckets);
   }
-  // (The wide pair tile has no kernel of whole tiles: it runs below 512
-  // buckets, where its shared memory fits, and the checked path only.)
+  // (The wide pair tiles have no kernel of whole tiles: they run the
+  // checked path only, in the interleaved kAll kernel.)
   static constexpr std::uint32_t kWholeKernelMinBuckets =
       BlockThreads > 256 ? 0u
       : kPairs           ? MULTISPLIT_WHOLE_KERNEL_MIN_PAIR_BUCKETS
                          : MULTISPLIT_WHOLE_KERNEL_MIN_KEY_BUCKETS;
-  // Both layouts (policies.cuh: interleave_tiles); the wide pair tile is
+  // Both layouts (policies.cuh: interleave_tiles); the wide pair tiles are
   // only planned for interleaved tiles (dispatch.cuh).
   static constexpr PostscanLayouts kLayouts =
       BlockThreads > 256 ? PostscanLayouts::kInterleaved : PostscanLayouts::kBoth;

@@ -121,7 +121,7 @@ struct ThreePhase {
     bool warp_chunks = false;
     bool thread_counts = false;  // Block with BlockTileThreadCounts tiles
     bool interleaved = false;    // Block: one chunk per tile, tiles dealt out to the blocks (block_postscan.cuh)
-    bool wide_tile = false;      // Block, interleaved pairs: the 512-thread tile (policies.cuh)
+    std::uint32_t wide_threads = 0;  // Block, interleaved pairs: a 512- or 384-thread tile (policies.cuh); 0: not
     std::uint32_t post_threads = 0, post_grid = 0;
     std::size_t post_smem = 0;
     std::uint32_t pre_threads = 0, pre_grid = 0, pre_slices = 1, pre_copies = 1;
@@ -137,6 +137,8 @@ struct ThreePhase {
   using BlockPost = BlockPostscan<BlockTile, Key, Value, BucketFn>;
   using WideTile = BlockTileSplit<P::kBlockWideThreads, P::kBlockSplitItems, Key, Value, BucketFn>;
   using WidePost = BlockPostscan<WideTile, Key, Value, BucketFn>;
+  using MidTile = BlockTileSplit<P::kBlockMidThreads, P::kBlockSplitItems, Key, Value, BucketFn>;
+  using MidPost = BlockPostscan<MidTile, Key, Value, BucketFn>;
   using CountsPost = BlockPostscan<CountsTile, Key, Value, BucketFn>;
   static auto counting_prescan() { return counting_prescan_kernel<kCountingPrescanThreads, Key, BucketFn>; }
   static auto tile_counting(std::uint32_t m) {
@@ -145,12 +147,26 @@ struct ThreePhase {
                : tile_counting_kernel<kTileCountThreads, kTileCountGroupNarrow, Key, BucketFn>;
   }
 
-  // The wide pair tile needs at least kWideTileMinTilesPerSm of its tiles
-  // per SM (policies.cuh).
-  static constexpr std::uint32_t kWideTileItems =
-      static_cast<std::uint32_t>(P::kBlockWideThreads) * P::kBlockSplitItems;
+  // The wide pair tiles need at least kWideTileMinTilesPerSm 512-thread
+  // tiles' worth of pairs per SM (policies.cuh).
   static std::uint32_t wide_tile_min_items(const DeviceLimits& limits) {
-    return P::kWideTileMinTilesPerSm * static_cast<std::uint32_t>(limits.sm_count) * kWideTileItems;
+    return P::kWideTileMinTilesPerSm * static_cast<std::uint32_t>(limits.sm_count) * WideTile::kTile;
+  }
+
+  // Plans the post-scan on wide pair tile Tile if its shared memory fits
+  // (else leaves the plan as it is).
+  template <class Tile, class Post>
+  static cudaError_t take_wide_tile_if_it_fits(Plan& plan, std::uint32_t m, bool store_ids,
+                                               const DeviceLimits& limits, int& blocks_per_sm) {
+    const std::size_t smem = plan.functor_bytes + Tile::bytes(m, store_ids, 2);
+    bool fits = false;
+    MULTISPLIT_RETURN_IF_ERROR(fits_shared(Post::grid_kernel(true, m), smem, limits.max_shared_bytes, fits));
+    if (!fits) return cudaSuccess;
+    plan.wide_threads = static_cast<std::uint32_t>(Tile::kThreads);
+    plan.post_threads = static_cast<std::uint32_t>(Tile::kThreads);
+    plan.post_smem = smem;
+    plan.layout.tile_items = Tile::kTile;
+    return Post::blocks_per_sm(true, m, smem, blocks_per_sm);
   }
 
   // Pre-scan geometry for plan.layout: several blocks per chunk at full
@@ -209,20 +225,14 @@ struct ThreePhase {
           static_cast<std::uint32_t>(P::kBlockThreads) * (plan.thread_counts ? P::kBlockItems : P::kBlockSplitItems);
       if constexpr (P::kWideTileTypes) {
         if (plan.interleaved && P::wide_tile(m) && n >= wide_tile_min_items(limits)) {
-          const std::size_t wide_smem = plan.functor_bytes + WideTile::bytes(m, store_ids, 2);
-          bool fits = false;
           MULTISPLIT_RETURN_IF_ERROR(
-              fits_shared(WidePost::grid_kernel(true, m), wide_smem, limits.max_shared_bytes, fits));
-          if (fits) {
-            plan.wide_tile = true;
-            plan.post_threads = P::kBlockWideThreads;
-            plan.post_smem = wide_smem;
-            plan.layout.tile_items = kWideTileItems;
-            MULTISPLIT_RETURN_IF_ERROR(WidePost::blocks_per_sm(true, m, plan.post_smem, blocks_per_sm));
-          }
+              (take_wide_tile_if_it_fits<WideTile, WidePost>(plan, m, store_ids, limits, blocks_per_sm)));
+          if (plan.wide_threads == 0)
+            MULTISPLIT_RETURN_IF_ERROR(
+                (take_wide_tile_if_it_fits<MidTile, MidPost>(plan, m, store_ids, limits, blocks_per_sm)));
         }
       }
-      if (!plan.wide_tile)
+      if (plan.wide_threads == 0)
         MULTISPLIT_RETURN_IF_ERROR(
             plan.thread_counts ? CountsPost::blocks_per_sm(false, m, plan.post_smem, blocks_per_sm)
                                : BlockPost::blocks_per_sm(plan.interleaved, m, plan.post_smem, blocks_per_sm));
@@ -249,15 +259,12 @@ struct ThreePhase {
     }
     MULTISPLIT_RETURN_IF_ERROR(plan_prescan(plan, m, limits));
     const std::size_t cells = static_cast<std::size_t>(m) * plan.layout.num_chunks;
-    // A size asked for n serves every smaller n (multisplit.cuh): with the
-    // wide pair tile the matrix has half the columns of the 256-thread
+    // A size asked for n serves every smaller n (multisplit.cuh): with a
+    // wide pair tile the matrix has fewer columns than the 256-thread
     // tile's just below wide_tile_min_items, so it is sized for those too.
-    const std::size_t sized_cells =
-        plan.wide_tile ? std::max<std::size_t>(cells, static_cast<std::size_t>(m) *
-                                                          div_up(wide_tile_min_items(limits) - 1,
-                                                                 static_cast<std::uint32_t>(P::kBlockThreads) *
-                                                                     P::kBlockSplitItems))
-                       : cells;
+    const std::size_t below_switch_cells =
+        static_cast<std::size_t>(m) * div_up(wide_tile_min_items(limits) - 1, BlockTile::kTile);
+    const std::size_t sized_cells = plan.wide_threads != 0 ? std::max(cells, below_switch_cells) : cells;
     if (sized_cells > std::numeric_limits<std::uint32_t>::max()) return cudaErrorInvalidValue;
     // Interleaved: one word past the matrix counts the tiles handed out
     // (block_postscan.cuh); the tile-counting pre-scan zeroes it.
@@ -315,9 +322,12 @@ struct ThreePhase {
         return CountsPost::launch(false, plan.post_grid, plan.post_smem, plan.layout, keys_in, keys_out, values_in,
                                   values_out, m, bits, fn, plan.functor_bytes, offsets, nullptr, stream);
       if constexpr (P::kWideTileTypes) {
-        if (plan.wide_tile)
+        if (plan.wide_threads == static_cast<std::uint32_t>(WideTile::kThreads))
           return WidePost::launch(true, plan.post_grid, plan.post_smem, plan.layout, keys_in, keys_out, values_in,
                                   values_out, m, bits, fn, plan.functor_bytes, offsets, tile_counter, stream);
+        if (plan.wide_threads == static_cast<std::uint32_t>(MidTile::kThreads))
+          return MidPost::launch(true, plan.post_grid, plan.post_smem, plan.layout, keys_in, keys_out, values_in,
+                                 values_out, m, bits, fn, plan.functor_bytes, offsets, tile_counter, stream);
       }
       return BlockPost::launch(plan.interleaved, plan.post_grid, plan.post_smem, plan.layout, keys_in, keys_out,
                                values_in, values_out, m, bits, fn, plan.functor_bytes, offsets, tile_counter,

@@ -103,16 +103,19 @@
 #define MULTISPLIT_INTERLEAVED_MAX_PAIR_BUCKETS 1024
 #endif
 
-// Bucket counts from which pairs of 4-byte keys and values rank in the
-// wide warp-ranked BMS tile: 512 threads, one block per SM, instead of 256
-// threads and two blocks (the same warps per SM and registers per thread).
-// Each tile holds twice the pairs, so every bucket's run of output per tile
-// is twice as long and the tile's barriers and per-bucket steps are paid
-// half as often per pair. Interleaved tiles only, only where its shared
-// memory fits (on an H200 at 450 buckets, not at 480; the 256-thread tile
-// serves the rest), and only with at least kWideTileMinTilesPerSm of its
-// tiles per SM (fewer leave SMs idle: 2^21 pairs sorted 3% slower with it).
-// 0: never. Measured: docs/TUNING.md, "BMS wide pair tile".
+// Bucket counts from which pairs of 4-byte keys and values rank in a wide
+// warp-ranked BMS tile: 512 threads, one block per SM, instead of 256
+// threads and two blocks (the same warps per SM and registers per thread),
+// or where that does not fit, 384 threads (one block, 12 warps: past 256
+// buckets the 256-thread pair tile's shared memory leaves one block of 8).
+// Each tile holds more pairs, so every bucket's run of output per tile is
+// longer and the tile's barriers and per-bucket steps are paid less often
+// per pair. Interleaved tiles only, the widest tile whose shared memory
+// fits (on an H200 the 512-thread one at 450 buckets, not at 480; the
+// 384-thread one at 900, not at 1024; else the 256-thread tile), and only
+// with at least kWideTileMinTilesPerSm 512-thread tiles' worth of pairs per
+// SM (fewer leave SMs idle: 2^20 pairs sorted 12% slower with it). 0:
+// never. Measured: docs/TUNING.md, "BMS wide pair tile".
 #ifndef MULTISPLIT_WIDE_TILE_MIN_PAIR_BUCKETS
 #define MULTISPLIT_WIDE_TILE_MIN_PAIR_BUCKETS 176
 #endif
@@ -154,11 +157,12 @@ struct Policies {
         has_values<Value>() ? MULTISPLIT_INTERLEAVED_MAX_PAIR_BUCKETS : MULTISPLIT_INTERLEAVED_MAX_KEY_BUCKETS;
     return kInterleavedMinBuckets != 0xFFFFFFFFu && m >= kInterleavedMinBuckets && m <= hi;
   }
-  // The wide pair tile (MULTISPLIT_WIDE_TILE_MIN_PAIR_BUCKETS): 4-byte keys
-  // and values only (the tile of kBlockSplitItems = 20 it was measured
-  // with), interleaved bucket counts only. Shared memory decides the rest
-  // (dispatch.cuh).
+  // The wide pair tiles (MULTISPLIT_WIDE_TILE_MIN_PAIR_BUCKETS), widest
+  // first: 4-byte keys and values only (the tile of kBlockSplitItems = 20
+  // they were measured with), interleaved bucket counts only. Shared memory
+  // decides between them (dispatch.cuh).
   static constexpr int kBlockWideThreads = 512;
+  static constexpr int kBlockMidThreads = 384;
   static constexpr std::uint32_t kWideTileMinTilesPerSm = 2;
   static constexpr bool kWideTileTypes = has_values<Value>() && !kWide && sizeof(Key) == 4;
   static constexpr bool wide_tile(std::uint32_t m) {

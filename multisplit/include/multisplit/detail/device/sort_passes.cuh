@@ -109,7 +109,7 @@ struct RadixPass {
     // the warp-ranked BlockTileSplit).
     plan.thread_counts = false;
     plan.interleaved = false;  // chunks of consecutive tiles, as the layout below
-    plan.wide_tile = false;
+    plan.wide_threads = 0;
     plan.post_smem = block_postscan_bytes<kBlockThreads, kFixedItems, Key, Value>(m, block_postscan_stores_ids<Fn>());
     if (plan.post_smem > limits.max_shared_bytes) return cudaErrorInvalidConfiguration;
     int blocks_per_sm = 0;
