@@ -106,8 +106,9 @@
 // Bucket counts from which pairs of 4-byte keys and values rank in a wide
 // warp-ranked BMS tile: 512 threads, one block per SM, instead of 256
 // threads and two blocks (the same warps per SM and registers per thread),
-// or where that does not fit, 384 threads (one block, 12 warps: past 256
-// buckets the 256-thread pair tile's shared memory leaves one block of 8).
+// or where that does not fit, 384 threads (one block, 12 warps; there the
+// 256-thread pair tile's shared memory leaves one block of 8: 118 KiB at
+// 512 buckets).
 // Each tile holds more pairs, so every bucket's run of output per tile is
 // longer and the tile's barriers and per-bucket steps are paid less often
 // per pair. Interleaved tiles only, the widest tile whose shared memory
