@@ -77,10 +77,12 @@ constexpr bool sort_rules_by_n() {
 
 // Whether the current device runs the 256-bucket passes of a sort of
 // 32-bit keys and values in the 512-thread pair tile (the split's own
-// choice for a large pass: dispatch.cuh, policies.cuh). False for other
-// types. Asked once per device: the answer depends only on the device,
-// and the plan's queries (kernel attributes, occupancy, CUB's size query)
-// would otherwise run on every sort call.
+// choice for a large pass: dispatch.cuh, policies.cuh; the rule below was
+// measured with that tile, so a device that would take the 384-thread one
+// keeps the rules for other devices). False for other types. Asked once per device:
+// the answer depends only on the device, and the plan's queries (kernel
+// attributes, occupancy, CUB's size query) would otherwise run on every
+// sort call.
 template <class Key, class Value>
 cudaError_t wide_pair_passes(bool& wide) {
   wide = false;
@@ -98,7 +100,7 @@ cudaError_t wide_pair_passes(bool& wide) {
     typename ThreePhase<Key, Value, bit_buckets<Key>>::Plan plan;
     MULTISPLIT_RETURN_IF_ERROR((ThreePhase<Key, Value, bit_buckets<Key>>::plan(
         plan, Method::Block, 1u << 30, 256u, bit_buckets<Key>(0, 8), limits)));
-    wide = plan.wide_threads != 0;
+    wide = plan.wide_threads == static_cast<std::uint32_t>(Policies<Key, Value>::kBlockWideThreads);
     if (cached) known[limits.device].store(wide ? 2 : 1, std::memory_order_relaxed);
   }
   return cudaSuccess;
