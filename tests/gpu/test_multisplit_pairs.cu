@@ -4,6 +4,8 @@
 
 #include "../../multisplit/testing/method_cases.cuh"
 
+#include <numeric>
+
 namespace {
 
 using multisplit_test::Dist;
@@ -112,13 +114,9 @@ TEST(MultisplitPairsTemp, SizeServesSmallerNAcrossTileWidths) {
   // A split just below the switch, in the temporary size asked for at it.
   const std::uint32_t m = 256, n = wide_from - 1;
   const auto fn = multisplit::delta_buckets<std::uint32_t>::spanning(m);
-  std::vector<std::uint32_t> keys(n), values(n), want_keys(n), want_values(n);
-  std::uint64_t state = 12345;
-  for (std::uint32_t i = 0; i < n; ++i) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    keys[i] = static_cast<std::uint32_t>(state >> 32);
-    values[i] = i;
-  }
+  const std::vector<std::uint32_t> keys = multisplit_test::random_values<std::uint32_t>(n, 12345);
+  std::vector<std::uint32_t> values(n), want_keys(n), want_values(n);
+  std::iota(values.begin(), values.end(), 0u);
   const auto want_offsets =
       multisplit::reference::split_pairs(keys.data(), want_keys.data(), values.data(), want_values.data(), n, m, fn);
   multisplit_test::DeviceArray<std::uint32_t> d_keys(n), d_values(n), d_keys_out(n), d_values_out(n), d_offsets(m + 1);
