@@ -1,7 +1,8 @@
 // multisplit_bench: paper-style throughput tables for every multisplit method
 // against CUB, in one process (Ashkiani et al., GPU Multisplit, section 6).
 //
-// For n uniform random 32-bit keys (and key-value pairs with 32-bit values),
+// For n uniform random 32-bit keys (or with --keys constant all equal, every
+// key in bucket 0: the skewed extreme; key-value pairs with 32-bit values),
 // delta buckets (equal slices of the key range) and identity buckets
 // (keys already bucket ids), and each bucket count m, it times:
 //   direct (DMS), warp (WMS), block (BMS), sort (RB-sort), auto;
@@ -43,6 +44,7 @@ struct Options : RunOptions {
   std::vector<int> n_log2 = {25, 28};
   std::vector<std::uint32_t> buckets = {2, 4, 8, 16, 32, 64, 128, 256, 40, 100, 361, 1024, 4096};
   std::vector<std::string> functors = {"delta", "identity"};
+  std::string keys = "uniform";
   std::vector<std::string> kinds = {"keys", "pairs"};
   std::vector<std::string> methods = {"direct", "warp", "block", "auto", "cub"};
 };
@@ -120,22 +122,23 @@ class Bench {
     const double bytes_per_item = pairs ? 20.0 : 12.0;
     const double sol_rate = copy_gbps_ / bytes_per_item;  // G items / s
     const char* unit = pairs ? "Gpairs/s" : "Gkeys/s";
-    std::printf("n = 2^%d, %s buckets, %s (%s; x rb = speed-up over RB-sort; sol = fraction of %.0f %s)\n",
-                ceil_log2(n), functor.c_str(), kind.c_str(), unit, sol_rate, unit);
+    std::printf("n = 2^%d, %s buckets, %s%s (%s; x rb = speed-up over RB-sort; sol = fraction of %.0f %s)\n",
+                ceil_log2(n), functor.c_str(), kind.c_str(), opt_.keys == "constant" ? ", constant keys" : "", unit,
+                sol_rate, unit);
     std::printf("%6s | %-22s | %-22s | %-22s | %-14s | %-20s | %-14s | %-14s | %-14s | %s\n", "m", "direct (DMS)",
                 "warp (WMS)", "block (BMS)", "sort (RB-sort)", "auto", "cub sort 32b", "cub top bits", "partition",
                 "ok");
     fill_iota<<<1024, 256>>>(buf_->values_in.ptr, n);
     BENCH_CHECK(cudaGetLastError());
     if (functor == "delta") {
-      fill_uniform<<<1024, 256>>>(buf_->keys_in.ptr, n, 12345, 0);
+      fill_uniform<<<1024, 256>>>(buf_->keys_in.ptr, n, 12345, opt_.keys == "constant" ? 1u : 0u);
       BENCH_CHECK(cudaGetLastError());
     }
     const bool with_cub = std::find(opt_.methods.begin(), opt_.methods.end(), "cub") != opt_.methods.end();
     const double full_sort_ms = with_cub ? time_cub_sort(n, pairs, 32) : 0.0;
     for (const std::uint32_t m : opt_.buckets) {
       if (functor == "identity") {
-        fill_uniform<<<1024, 256>>>(buf_->keys_in.ptr, n, 12345, m);
+        fill_uniform<<<1024, 256>>>(buf_->keys_in.ptr, n, 12345, opt_.keys == "constant" ? 1u : m);
         BENCH_CHECK(cudaGetLastError());
       }
       std::map<std::string, Record> row;
@@ -248,6 +251,7 @@ int main(int argc, char** argv) {
       "bucket counts (2 4 ... 256 40 100 361 1024 4096)")(
       "functors", po::value<std::vector<std::string>>(&opt.functors)->multitoken(), "delta and/or identity")(
       "kinds", po::value<std::vector<std::string>>(&opt.kinds)->multitoken(), "keys and/or pairs")(
+      "keys", po::value<std::string>(&opt.keys), "uniform (default) or constant (every key in bucket 0)")(
       "methods", po::value<std::vector<std::string>>(&opt.methods)->multitoken(),
       "methods to time besides RB-sort, the reference: direct warp block auto cub (all)");
   add_run_options(desc, opt);
@@ -256,6 +260,7 @@ int main(int argc, char** argv) {
     require_buckets(opt.buckets);
     require_one_of("--functors", opt.functors, {"delta", "identity"});
     require_one_of("--kinds", opt.kinds, {"keys", "pairs"});
+    require_one_of("--keys", std::vector<std::string>{opt.keys}, {"uniform", "constant"});
     require_one_of("--methods", opt.methods, {"direct", "warp", "block", "auto", "cub"});
     require_run_options(opt);
   };

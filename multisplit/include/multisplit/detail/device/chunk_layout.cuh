@@ -21,6 +21,12 @@
 namespace multisplit {
 namespace detail {
 
+// Count-matrix cells per 32-byte sector: the interleaved layout pads every
+// row of its matrix to whole sectors (ChunkLayout::one_per_tile), so that
+// the tile-counting pre-scan's runs of a bucket's cells never share a
+// sector with another block's (counting_prescan.cuh: tile_counting_kernel).
+constexpr std::uint32_t kCountRowCells = 8;
+
 struct ChunkLayout {
   std::uint32_t n = 0;
   std::uint32_t tile_items = 1;       // items per tile; chunk boundaries are tile aligned
@@ -37,6 +43,21 @@ struct ChunkLayout {
     layout.tile_items = tile_items;
     const std::uint32_t tiles = div_up(n, tile_items);
     layout.num_chunks = num_chunks < 1 ? 1 : (num_chunks > tiles && tiles > 0 ? tiles : num_chunks);
+    layout.tiles_per_chunk = tiles / layout.num_chunks;
+    layout.extra_tiles = tiles % layout.num_chunks;
+    return layout;
+  }
+
+  // One chunk per tile (the interleaved BMS), num_chunks rounded up to a
+  // multiple of `columns`: the chunks past the last tile are empty (as
+  // planned chunks past a device count are), so that every row of the
+  // bucket-major count matrix starts on a multiple of `columns` cells.
+  static ChunkLayout one_per_tile(std::uint32_t n, std::uint32_t tile_items, std::uint32_t columns) {
+    ChunkLayout layout;
+    layout.n = n;
+    layout.tile_items = tile_items;
+    const std::uint32_t tiles = div_up(n, tile_items);
+    layout.num_chunks = div_up(tiles > 0 ? tiles : 1u, columns) * columns;
     layout.tiles_per_chunk = tiles / layout.num_chunks;
     layout.extra_tiles = tiles % layout.num_chunks;
     return layout;

@@ -21,12 +21,11 @@
 //            instead serialise on the few addresses of small m. Slices are
 //            capped (counting_prescan_slices) so no thread counts more than
 //            2^15 keys and the 16-bit counters cannot wrap;
-//   m > 32 : a shared-memory atomic per key into one of `hist_copies`
-//            histograms (warps share copies round-robin); when all of a
-//            warp's keys of one vector load share one bucket, one atomic
-//            adds them all, so a skewed input does not serialise on one
-//            counter.
-// All loops are block-uniform, so every lane reaches every ballot.
+//   m > 32 : a shared-memory add per key into one of `hist_copies`
+//            histograms (warps share copies round-robin); the hardware
+//            combines a warp's adds to one address (ATOMS.POPC.INC), so a
+//            skewed input does not serialise on one counter.
+// All loops are block-uniform, so every lane reaches every warp collective.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -50,6 +49,12 @@ namespace detail {
 constexpr int kCountingPrescanThreads = 512;
 constexpr int kCountingPrescanUnroll = 4;          // vector loads in flight per thread
 constexpr int kCountingPrescanBlocksPerSm = 3;     // grid size; the tile-counting grid too
+// Registers of the general pre-scan: room for four resident blocks (32 per
+// thread). Its grid is chunks x slices, often more than three blocks per
+// SM, and at 39 registers (the compiler's choice for one red per key) only
+// three fit: the pre-scan of 64 pairs took 257-282 us against 241-245
+// (docs/TUNING.md, "Pre-scan: one shared add per key").
+constexpr int kCountingPrescanRegisterBlocks = 4;
 constexpr std::uint32_t kCountingPrescanMinSlice = 4096;  // keys; small chunks get fewer, fuller blocks
 constexpr std::size_t kCountingPrescanSmemTarget = 24 * 1024;  // per block (m > 32: histogram copies)
 // Up to this many buckets every thread counts into its own 16-bit counters.
@@ -66,25 +71,23 @@ struct PrescanVector {
   using Type = std::conditional_t<kPacked, uint4, Key>;
 };
 
-// Adds kCount keys per lane to the shared histogram `hist` (m > 32); all
-// lanes of the warp call it together. When all of the warp's keys fall in
-// one bucket, one atomic adds them all, so a skewed input does not
-// serialise on one counter.
+// Adds kCount keys per lane to the shared histogram `hist` (m > 32): one
+// shared `red.add` of 1 per key at an address computed once per call.
+// Nothing else: the hardware adds a warp's increments of one address in
+// one step (ATOMS.POPC.INC), so keys all in one bucket count as fast as
+// uniform ones, and the warp vote that used to catch that case, with its
+// shuffle, cost a third of the kernel's instructions and kept the
+// functor's constants out of uniform registers (docs/TUNING.md, "Pre-scan:
+// one shared add per key").
 template <std::uint32_t kCount, class Key, class BucketFn>
 __device__ __forceinline__ void count_shared_atomic(const BucketFn& fn, const Key* key, std::uint32_t m,
                                                     std::uint32_t* hist, bool valid) {
-  std::uint32_t b[kCount];
+  if (!valid) return;
+  const std::uint32_t base = shared_address(hist);
 #pragma unroll
-  for (std::uint32_t k = 0; k < kCount; ++k) b[k] = valid ? bucket_of(fn, key[k], m) : 0u;
-  const std::uint32_t first = __shfl_sync(kFullMask, b[0], 0);
-  bool same = valid;
-#pragma unroll
-  for (std::uint32_t k = 0; k < kCount; ++k) same = same && b[k] == first;
-  if (__all_sync(kFullMask, same)) {
-    if (lane_id() == 0) atomicAdd(hist + first, kWarpThreads * kCount);
-  } else if (valid) {
-#pragma unroll
-    for (std::uint32_t k = 0; k < kCount; ++k) atomicAdd(hist + b[k], 1u);
+  for (std::uint32_t k = 0; k < kCount; ++k) {
+    const std::uint32_t address = base + bucket_of(fn, key[k], m) * static_cast<std::uint32_t>(sizeof(std::uint32_t));
+    asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(address));
   }
 }
 
@@ -127,7 +130,7 @@ inline std::uint32_t counting_prescan_slices(const ChunkLayout& layout, int sm_c
 // Block b counts slice b % slices of chunk b / slices; counts must be zero
 // on entry. Shared memory: counting_prescan_smem(m, hist_copies, functor_bytes).
 template <int BlockThreads, class Key, class BucketFn>
-__global__ void __launch_bounds__(BlockThreads)
+__global__ void __launch_bounds__(BlockThreads, kCountingPrescanRegisterBlocks)
     counting_prescan_kernel(const Key* __restrict__ keys, ChunkLayout planned_layout, std::uint32_t slices,
                             std::uint32_t m, BucketFn bucket_fn, std::uint32_t functor_bytes, std::uint32_t hist_copies,
                             std::uint32_t* __restrict__ counts) {
@@ -262,10 +265,12 @@ __global__ void __launch_bounds__(BlockThreads)
 // runs leave sectors partly written until another block writes the rest,
 // and where the matrix is large next to the data (many buckets) L2 evicts
 // them half written and fills them again (docs/TUNING.md, "BMS interleaved
-// tiles: the tile-counting groups"). Rows start at b * num_chunks,
-// unaligned wherever num_chunks is not a multiple of 8, so from
-// kTileCountWideMinBuckets the groups are 16 tiles (one warp per tile);
-// below, 8, whose grid leaves fewer blocks idle in the last round at small n.
+// tiles: the tile-counting groups"). Rows start at b * num_chunks, and
+// the interleaved layout pads num_chunks to a multiple of kCountRowCells
+// (chunk_layout.cuh), so with groups of 8 or 16 every run is whole
+// sectors. From kTileCountWideMinBuckets the groups are 16 tiles (one warp
+// per tile; measured faster there before the rows were padded); below, 8,
+// whose grid leaves fewer blocks idle in the last round at small n.
 constexpr std::uint32_t kTileCountThreads = 512;
 constexpr std::uint32_t kTileCountGroupNarrow = 8;
 constexpr std::uint32_t kTileCountGroupWide = 16;

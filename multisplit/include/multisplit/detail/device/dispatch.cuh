@@ -240,13 +240,15 @@ struct ThreePhase {
     if (blocks_per_sm < 1) return cudaErrorInvalidConfiguration;
     const std::uint32_t sms = static_cast<std::uint32_t>(limits.sm_count);
     if (plan.interleaved) {
-      // One chunk per tile (the count matrix has m x tiles cells, at most n
-      // for m <= tile), the resident grid taking tiles round-robin (pairs:
-      // in order from a counter after the first round): tiles t and t + 1
-      // are in flight at once on different blocks, so every bucket's output
+      // One chunk per tile (the count matrix has m x tiles cells, rows
+      // padded to whole 32-byte sectors by empty chunks past the last tile),
+      // the resident grid taking the real tiles round-robin (pairs: in
+      // order from a counter after the first round): tiles t and t + 1 are
+      // in flight at once on different blocks, so every bucket's output
       // advances at one front (policies.cuh).
-      plan.layout = ChunkLayout::make(n, plan.layout.tile_items, div_up(n, plan.layout.tile_items));
-      plan.post_grid = std::min(plan.layout.num_chunks, static_cast<std::uint32_t>(blocks_per_sm) * sms);
+      plan.layout = ChunkLayout::one_per_tile(n, plan.layout.tile_items, kCountRowCells);
+      plan.post_grid = std::min(std::max(1u, div_up(n, plan.layout.tile_items)),
+                                static_cast<std::uint32_t>(blocks_per_sm) * sms);
     } else {
       const std::uint32_t unit = plan.warp_chunks ? warps_per_block : 1u;
       // One chunk per resident warp (or block): a single wave, evenly shared.
@@ -263,7 +265,8 @@ struct ThreePhase {
     // wide pair tile the matrix has fewer columns than the 256-thread
     // tile's just below wide_tile_min_items, so it is sized for those too.
     const std::size_t below_switch_cells =
-        static_cast<std::size_t>(m) * div_up(wide_tile_min_items(limits) - 1, BlockTile::kTile);
+        static_cast<std::size_t>(m) *
+        ChunkLayout::one_per_tile(wide_tile_min_items(limits) - 1, BlockTile::kTile, kCountRowCells).num_chunks;
     const std::size_t sized_cells = plan.wide_threads != 0 ? std::max(cells, below_switch_cells) : cells;
     if (sized_cells > std::numeric_limits<std::uint32_t>::max()) return cudaErrorInvalidValue;
     // Interleaved: one word past the matrix counts the tiles handed out
