@@ -90,13 +90,17 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
   static constexpr bool kFullTilePath = true;
   static constexpr std::uint32_t kFullTileMaxBuckets =
       kPairs ? MULTISPLIT_FULL_TILE_MAX_PAIR_BUCKETS : MULTISPLIT_FULL_TILE_MAX_KEY_BUCKETS;
-  // Whether the kAll kernel can take the whole-tile path at all: interleaved
-  // tiles start at Policies::kInterleavedMinBuckets, which for pairs (100)
-  // is past kFullTileMaxBuckets (64), and compiling the dead path doubled
-  // that kernel's code (docs/TUNING.md, "BMS post-scan: code size of the
-  // interleaved pair kernel").
+  // Whether a kAll kernel of this layout can take the whole-tile path at
+  // all: interleaved tiles start at Policies::kInterleavedMinBuckets (the
+  // wide pair tiles at MULTISPLIT_WIDE_TILE_MIN_PAIR_BUCKETS), so the path
+  // is compiled only where that is at most kFullTileMaxBuckets
+  // (BlockPostscan::kernel).
+  static constexpr std::uint32_t kInterleavedFromBuckets =
+      BlockThreads > 256 && Policies<Key, Value>::kInterleavedMinBuckets < MULTISPLIT_WIDE_TILE_MIN_PAIR_BUCKETS
+          ? MULTISPLIT_WIDE_TILE_MIN_PAIR_BUCKETS
+          : Policies<Key, Value>::kInterleavedMinBuckets;
   __host__ __device__ static constexpr bool full_tile_path(bool interleaved) {
-    return kFullTilePath && (!interleaved || kFullTileMaxBuckets >= Policies<Key, Value>::kInterleavedMinBuckets);
+    return kFullTilePath && (!interleaved || kFullTileMaxBuckets >= kInterleavedFromBuckets);
   }
   // (The wide pair tiles have no kernel of whole tiles: they run the
   // checked path only, in the interleaved kAll kernel.)
@@ -274,7 +278,7 @@ enum class PostscanTiles { kAll, kWhole, kLast };
 // instantiations rather than one loop for both: the general loop's extra
 // live state cost the key tile (three blocks' registers) a quarter of its
 // speed at 16 buckets.
-template <class Tile, bool Interleaved, PostscanTiles Tiles, class Key, class Value, class BucketFn>
+template <class Tile, bool Interleaved, PostscanTiles Tiles, bool FullPath, class Key, class Value, class BucketFn>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     block_postscan_kernel(const Key* __restrict__ keys_in, Key* __restrict__ keys_out,
                           const Value* __restrict__ values_in, Value* __restrict__ values_out,
@@ -322,10 +326,10 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     } else {
       // kAll: whole tiles (all but the input's last) skip every per-item
       // bound check; tiles without that path take the checked one always,
-      // and it is not compiled where it cannot run (the tile's full_tile_path).
-      constexpr bool kFullPath = Tile::full_tile_path(Interleaved);
-      if (kFullPath && tile_count == kTile && m <= Tile::kFullTileMaxBuckets)
-        run(std::integral_constant<bool, kFullPath>{});
+      // and it is not compiled where it cannot run (FullPath:
+      // BlockPostscan::kernel).
+      if (FullPath && tile_count == kTile && m <= Tile::kFullTileMaxBuckets)
+        run(std::integral_constant<bool, FullPath>{});
       else
         run(std::false_type{});
     }
@@ -428,28 +432,45 @@ struct BlockPostscan {
   static constexpr bool kWholeKernel = Tile::kFullTilePath && Tile::kWholeKernelMinBuckets > 0;
   static bool whole_tiles(std::uint32_t m) { return kWholeKernel && m >= Tile::kWholeKernelMinBuckets; }
 
+  // The kernel for m buckets. kAll compiles the unchecked whole-tile path
+  // (the tile's full_tile_path) into the chunked layout's one kernel, which
+  // takes it per tile up to kFullTileMaxBuckets, and for the interleaved
+  // layout only into an instance of its own for bucket counts that take
+  // it: compiled into the kernel of the other bucket counts, the dead path
+  // doubled its code and slowed it (docs/TUNING.md, "BMS post-scan: code
+  // size of the interleaved pair kernel"). kWhole and kLast ignore FullPath.
   template <PostscanTiles Tiles>
-  static auto kernel(bool interleaved) {
-    if constexpr (Layouts == PostscanLayouts::kBoth) {
-      return interleaved ? block_postscan_kernel<Tile, true, Tiles, Key, Value, BucketFn>
-                         : block_postscan_kernel<Tile, false, Tiles, Key, Value, BucketFn>;
-    } else {
-      (void)interleaved;
-      return block_postscan_kernel<Tile, Layouts == PostscanLayouts::kInterleaved, Tiles, Key, Value, BucketFn>;
+  static auto kernel(bool interleaved, std::uint32_t m) {
+    constexpr bool kAll = Tiles == PostscanTiles::kAll;
+    constexpr bool kChunkedFull = kAll && Tile::full_tile_path(false);
+    constexpr bool kInterleavedFull = kAll && Tile::full_tile_path(true);
+    using Kernel = void (*)(const Key*, Key*, const Value*, Value*, ChunkLayout, std::uint32_t, int, BucketFn,
+                            std::uint32_t, const std::uint32_t*, std::uint32_t*);
+    Kernel chunked = nullptr, spread = nullptr;
+    if constexpr (Layouts != PostscanLayouts::kInterleaved)
+      chunked = block_postscan_kernel<Tile, false, Tiles, kChunkedFull, Key, Value, BucketFn>;
+    if constexpr (Layouts != PostscanLayouts::kChunked) {
+      spread = block_postscan_kernel<Tile, true, Tiles, false, Key, Value, BucketFn>;
+      if constexpr (kInterleavedFull) {
+        if (m <= Tile::kFullTileMaxBuckets) spread = block_postscan_kernel<Tile, true, Tiles, true, Key, Value, BucketFn>;
+      }
     }
+    (void)m;
+    return interleaved ? spread : chunked;
   }
   // The kernel of the grid (the one occupancy is planned for). kWhole is
   // only instantiated for tiles that can take it.
   static auto grid_kernel(bool interleaved, std::uint32_t m) {
     if constexpr (kWholeKernel) {
-      if (whole_tiles(m)) return kernel<PostscanTiles::kWhole>(interleaved);
+      if (whole_tiles(m)) return kernel<PostscanTiles::kWhole>(interleaved, m);
     }
-    return kernel<PostscanTiles::kAll>(interleaved);
+    return kernel<PostscanTiles::kAll>(interleaved, m);
   }
   static cudaError_t prepare(bool interleaved, std::uint32_t m, std::size_t smem) {
     MULTISPLIT_RETURN_IF_ERROR(opt_in_shared(grid_kernel(interleaved, m), smem));
     if constexpr (kWholeKernel) {
-      if (whole_tiles(m)) MULTISPLIT_RETURN_IF_ERROR(opt_in_shared(kernel<PostscanTiles::kLast>(interleaved), smem));
+      if (whole_tiles(m))
+        MULTISPLIT_RETURN_IF_ERROR(opt_in_shared(kernel<PostscanTiles::kLast>(interleaved, m), smem));
     }
     return cudaSuccess;
   }
@@ -469,7 +490,7 @@ struct BlockPostscan {
     MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
     if constexpr (kWholeKernel) {
       if (whole_tiles(m) && (layout.device_n != nullptr || layout.n % Tile::kTile != 0)) {
-        kernel<PostscanTiles::kLast>(interleaved)<<<1, Tile::kThreads, smem, stream>>>(
+        kernel<PostscanTiles::kLast>(interleaved, m)<<<1, Tile::kThreads, smem, stream>>>(
             keys_in, keys_out, values_in, values_out, layout, m, bits, fn, functor_bytes, offsets, tile_counter);
         MULTISPLIT_RETURN_IF_ERROR(cudaGetLastError());
       }

@@ -89,7 +89,9 @@
 // it loses where the fronts are few (small m) or the matrix large next to
 // the data (keys at 1024 buckets). Ranges measured on the H100 at 2^25 and
 // 2^28 keys, delta and identity buckets: docs/TUNING.md, "BMS interleaved
-// tiles". Above 32 buckets only (the thread-counter tiles do not take it).
+// tiles"; pairs from 40 buckets (not 100) on the H200 once the pre-scan
+// got cheaper: docs/TUNING.md, "Interleaved pairs from 40 buckets". Above
+// 32 buckets only (the thread-counter tiles do not take it).
 #ifndef MULTISPLIT_INTERLEAVED_MIN_KEY_BUCKETS
 #define MULTISPLIT_INTERLEAVED_MIN_KEY_BUCKETS 128
 #endif
@@ -97,7 +99,7 @@
 #define MULTISPLIT_INTERLEAVED_MAX_KEY_BUCKETS 768
 #endif
 #ifndef MULTISPLIT_INTERLEAVED_MIN_PAIR_BUCKETS
-#define MULTISPLIT_INTERLEAVED_MIN_PAIR_BUCKETS 100
+#define MULTISPLIT_INTERLEAVED_MIN_PAIR_BUCKETS 40
 #endif
 #ifndef MULTISPLIT_INTERLEAVED_MAX_PAIR_BUCKETS
 #define MULTISPLIT_INTERLEAVED_MAX_PAIR_BUCKETS 1024
