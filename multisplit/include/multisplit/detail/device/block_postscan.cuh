@@ -102,6 +102,13 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
   __host__ __device__ static constexpr bool full_tile_path(bool interleaved) {
     return kFullTilePath && (!interleaved || kFullTileMaxBuckets >= kInterleavedFromBuckets);
   }
+  // Whether the interleaved layout compiles that path into an instance of
+  // its own for the bucket counts that take it, the other counts running
+  // an instance without it (BlockPostscan::kernel). Pairs (40-64 of
+  // 40-1024): yes. Keys (only 128 of 128-768): no, one kernel for all, as
+  // measured: without the dead path the key kernel ran 256 buckets at 2^28
+  // 6% slower (docs/TUNING.md, "Interleaved pairs from 40 buckets").
+  static constexpr bool kSplitInterleavedFullPath = kPairs;
   // (The wide pair tiles have no kernel of whole tiles: they run the
   // checked path only, in the interleaved kAll kernel.)
   static constexpr std::uint32_t kWholeKernelMinBuckets =
@@ -435,10 +442,11 @@ struct BlockPostscan {
   // The kernel for m buckets. kAll compiles the unchecked whole-tile path
   // (the tile's full_tile_path) into the chunked layout's one kernel, which
   // takes it per tile up to kFullTileMaxBuckets, and for the interleaved
-  // layout only into an instance of its own for bucket counts that take
-  // it: compiled into the kernel of the other bucket counts, the dead path
-  // doubled its code and slowed it (docs/TUNING.md, "BMS post-scan: code
-  // size of the interleaved pair kernel"). kWhole and kLast ignore FullPath.
+  // layout, where the tile splits it off (kSplitInterleavedFullPath), only
+  // into an instance of its own for bucket counts that take it: compiled
+  // into the pair kernel of the other bucket counts, the dead path doubled
+  // its code and slowed it (docs/TUNING.md, "BMS post-scan: code size of
+  // the interleaved pair kernel"). kWhole and kLast ignore FullPath.
   template <PostscanTiles Tiles>
   static auto kernel(bool interleaved, std::uint32_t m) {
     constexpr bool kAll = Tiles == PostscanTiles::kAll;
@@ -450,8 +458,9 @@ struct BlockPostscan {
     if constexpr (Layouts != PostscanLayouts::kInterleaved)
       chunked = block_postscan_kernel<Tile, false, Tiles, kChunkedFull, Key, Value, BucketFn>;
     if constexpr (Layouts != PostscanLayouts::kChunked) {
-      spread = block_postscan_kernel<Tile, true, Tiles, false, Key, Value, BucketFn>;
-      if constexpr (kInterleavedFull) {
+      constexpr bool kSplit = kInterleavedFull && Tile::kSplitInterleavedFullPath;
+      spread = block_postscan_kernel<Tile, true, Tiles, kInterleavedFull && !kSplit, Key, Value, BucketFn>;
+      if constexpr (kSplit) {
         if (m <= Tile::kFullTileMaxBuckets) spread = block_postscan_kernel<Tile, true, Tiles, true, Key, Value, BucketFn>;
       }
     }

@@ -82,6 +82,7 @@ struct BlockTileThreadCounts : BlockTileShape<BlockThreads, Items, Value, Bucket
   static constexpr std::uint32_t kWholeKernelMinBuckets = 0;
   static constexpr PostscanLayouts kLayouts = PostscanLayouts::kChunked;
   __host__ __device__ static constexpr bool full_tile_path(bool /*interleaved: never*/) { return kFullTilePath; }
+  static constexpr bool kSplitInterleavedFullPath = false;  // never interleaved
   static constexpr std::uint32_t kFullTileMaxBuckets = 0xFFFFFFFFu;
   // Whether this tile can serve the key (and value) type at all.
   static constexpr bool supported() {
