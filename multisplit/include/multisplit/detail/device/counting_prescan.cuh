@@ -22,9 +22,9 @@
 //            capped (counting_prescan_slices) so no thread counts more than
 //            2^15 keys and the 16-bit counters cannot wrap;
 //   m > 32 : a shared-memory add per key into one of `hist_copies`
-//            histograms (warps share copies round-robin); the hardware
-//            combines a warp's adds to one address (ATOMS.POPC.INC), so a
-//            skewed input does not serialise on one counter.
+//            histograms (warps share copies round-robin); a skewed input
+//            does not serialise on one counter (ATOMS.POPC.INC: measured,
+//            keys all in one bucket split no slower than uniform ones).
 // All loops are block-uniform, so every lane reaches every warp collective.
 #pragma once
 
@@ -73,10 +73,11 @@ struct PrescanVector {
 
 // Adds kCount keys per lane to the shared histogram `hist` (m > 32): one
 // shared `red.add` of 1 per key at an address computed once per call.
-// Nothing else: the hardware adds a warp's increments of one address in
-// one step (ATOMS.POPC.INC), so keys all in one bucket count as fast as
-// uniform ones, and the warp vote that used to catch that case, with its
-// shuffle, cost a third of the kernel's instructions and kept the
+// Nothing else: ptxas makes it ATOMS.POPC.INC, and a warp's increments of
+// one address did not serialise (keys all in one bucket split no slower
+// without the warp vote that used to catch that case; the histogram's
+// plain atomics count constant samples as fast as uniform ones). The vote,
+// with its shuffle, cost a third of the kernel's instructions and kept the
 // functor's constants out of uniform registers (docs/TUNING.md, "Pre-scan:
 // one shared add per key").
 template <std::uint32_t kCount, class Key, class BucketFn>
