@@ -72,7 +72,9 @@ struct PrescanVector {
 };
 
 // Adds kCount keys per lane to the shared histogram `hist` (m > 32): one
-// shared `red.add` of 1 per key at an address computed once per call.
+// shared `red.add` of 1 per key at an address computed once per call
+// (volatile with a memory clobber: the histogram is zeroed and flushed as
+// ordinary shared memory on the other side of barriers).
 // Nothing else: ptxas makes it ATOMS.POPC.INC, and a warp's increments of
 // one address did not serialise (keys all in one bucket split no slower
 // without the warp vote that used to catch that case; the histogram's
@@ -88,7 +90,7 @@ __device__ __forceinline__ void count_shared_atomic(const BucketFn& fn, const Ke
 #pragma unroll
   for (std::uint32_t k = 0; k < kCount; ++k) {
     const std::uint32_t address = base + bucket_of(fn, key[k], m) * static_cast<std::uint32_t>(sizeof(std::uint32_t));
-    asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(address));
+    asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(address) : "memory");
   }
 }
 
