@@ -35,6 +35,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -96,8 +97,8 @@ struct BlockTileSplit : BlockTileShape<BlockThreads, Items, Value, BucketFn> {
   // is compiled only where that is at most kFullTileMaxBuckets
   // (BlockPostscan::kernel).
   static constexpr std::uint32_t kInterleavedFromBuckets =
-      BlockThreads > 256 && Policies<Key, Value>::kInterleavedMinBuckets < MULTISPLIT_WIDE_TILE_MIN_PAIR_BUCKETS
-          ? MULTISPLIT_WIDE_TILE_MIN_PAIR_BUCKETS
+      BlockThreads > 256
+          ? std::max<std::uint32_t>(Policies<Key, Value>::kInterleavedMinBuckets, MULTISPLIT_WIDE_TILE_MIN_PAIR_BUCKETS)
           : Policies<Key, Value>::kInterleavedMinBuckets;
   __host__ __device__ static constexpr bool full_tile_path(bool interleaved) {
     return kFullTilePath && (!interleaved || kFullTileMaxBuckets >= kInterleavedFromBuckets);
