@@ -37,15 +37,10 @@ struct ChunkLayout {
   // above n, the planned maximum, are clamped to n). nullptr: n is exact.
   const std::uint32_t* device_n = nullptr;
 
+  // num_chunks chunks (at most one per tile, at least one).
   static ChunkLayout make(std::uint32_t n, std::uint32_t tile_items, std::uint32_t num_chunks) {
-    ChunkLayout layout;
-    layout.n = n;
-    layout.tile_items = tile_items;
     const std::uint32_t tiles = div_up(n, tile_items);
-    layout.num_chunks = num_chunks < 1 ? 1 : (num_chunks > tiles && tiles > 0 ? tiles : num_chunks);
-    layout.tiles_per_chunk = tiles / layout.num_chunks;
-    layout.extra_tiles = tiles % layout.num_chunks;
-    return layout;
+    return cut(n, tile_items, num_chunks < 1 ? 1 : (num_chunks > tiles && tiles > 0 ? tiles : num_chunks));
   }
 
   // One chunk per tile (the interleaved BMS), num_chunks rounded up to a
@@ -53,13 +48,20 @@ struct ChunkLayout {
   // planned chunks past a device count are), so that every row of the
   // bucket-major count matrix starts on a multiple of `columns` cells.
   static ChunkLayout one_per_tile(std::uint32_t n, std::uint32_t tile_items, std::uint32_t columns) {
+    const std::uint32_t tiles = div_up(n, tile_items);
+    return cut(n, tile_items, div_up(tiles > 0 ? tiles : 1u, columns) * columns);
+  }
+
+  // The tiles of n items dealt to exactly num_chunks (>= 1) chunks, the
+  // first extra_tiles of them one tile more.
+  static ChunkLayout cut(std::uint32_t n, std::uint32_t tile_items, std::uint32_t num_chunks) {
     ChunkLayout layout;
     layout.n = n;
     layout.tile_items = tile_items;
+    layout.num_chunks = num_chunks;
     const std::uint32_t tiles = div_up(n, tile_items);
-    layout.num_chunks = div_up(tiles > 0 ? tiles : 1u, columns) * columns;
-    layout.tiles_per_chunk = tiles / layout.num_chunks;
-    layout.extra_tiles = tiles % layout.num_chunks;
+    layout.tiles_per_chunk = tiles / num_chunks;
+    layout.extra_tiles = tiles % num_chunks;
     return layout;
   }
 
