@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace graph {
 
@@ -25,6 +26,10 @@ enum class InputErrorKind {
 };
 
 const char* to_string(InputErrorKind kind);
+
+// text with control bytes (C0, DEL, C1) and malformed UTF-8 escaped as \xNN,
+// so that bytes from an input file or cache cannot drive a terminal.
+std::string printable(std::string_view text);
 
 class InputError : public std::runtime_error {
  public:

@@ -1,4 +1,4 @@
-#include "memory_budget.hpp"
+#include "graph/memory_budget.hpp"
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -15,26 +15,31 @@ namespace graph::detail {
 namespace {
 
 constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+constexpr const char* kVariable = "SSSP_HOST_MEMORY_LIMIT";
 
-// a * b + c, saturating at 2^64 - 1 (a header may declare 2^64 - 1 entries).
-std::uint64_t mul_add_sat(std::uint64_t a, std::uint64_t b, std::uint64_t c) {
-  if (b != 0 && a > (kMax - c) / b) return kMax;
-  return a * b + c;
-}
-
-// "123", "64M", "2G": bytes; 0 (no limit) for anything else.
-std::uint64_t parse_bytes(const char* text) {
-  char* end = nullptr;
-  const unsigned long long value = std::strtoull(text, &end, 10);
-  if (end == text) return 0;
-  std::uint64_t scale = 1;
-  switch (*end) {
-    case 'k': case 'K': scale = 1ull << 10; ++end; break;
-    case 'm': case 'M': scale = 1ull << 20; ++end; break;
-    case 'g': case 'G': scale = 1ull << 30; ++end; break;
-    default: break;
+// "123", "64M", "2G": bytes. Anything else is refused: a limit that is
+// silently ignored is no limit.
+std::uint64_t parse_bytes(const std::string& text) {
+  std::uint64_t value = 0;
+  std::size_t i = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+    const auto digit = static_cast<std::uint64_t>(text[i] - '0');
+    value = value > (kMax - digit) / 10 ? kMax : value * 10 + digit;
   }
-  if (*end != '\0') return 0;
+  std::uint64_t scale = 1;
+  if (i > 0 && i + 1 == text.size()) {
+    switch (text[i]) {
+      case 'k': case 'K': scale = 1ull << 10; ++i; break;
+      case 'm': case 'M': scale = 1ull << 20; ++i; break;
+      case 'g': case 'G': scale = 1ull << 30; ++i; break;
+      case 't': case 'T': scale = 1ull << 40; ++i; break;
+      default: break;
+    }
+  }
+  if (i == 0 || i != text.size() || value == 0)
+    throw InputError(InputErrorKind::BadArgument, kVariable, 0,
+                     "'" + text + "' is not a memory size (expected a positive whole number of bytes, "
+                     "optionally with a K, M, G or T suffix, e.g. 512M)");
   return mul_add_sat(value, scale, 0);
 }
 
@@ -45,6 +50,11 @@ std::string gigabytes(std::uint64_t bytes) {
 }
 
 }  // namespace
+
+std::uint64_t mul_add_sat(std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+  if (b != 0 && a > (kMax - c) / b) return kMax;
+  return a * b + c;
+}
 
 std::uint64_t csr_build_bytes(std::uint64_t vertices, std::uint64_t entries, bool symmetric) {
   const std::uint64_t per_vertex = mul_add_sat(vertices + 1, 40, 0);
@@ -66,23 +76,24 @@ std::uint64_t host_memory_budget() {
     if (::getrlimit(resource, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
       budget = std::min<std::uint64_t>(budget, limit.rlim_cur);
   }
-  if (const char* env = std::getenv("SSSP_HOST_MEMORY_LIMIT")) {
-    const std::uint64_t limit = parse_bytes(env);
-    if (limit > 0) budget = std::min(budget, limit);
-  }
+  if (const char* env = std::getenv(kVariable)) budget = std::min(budget, parse_bytes(env));
   return budget;
+}
+
+void check_host_bytes(const std::string& name, std::uint64_t line, std::uint64_t bytes, const std::string& what) {
+  const std::uint64_t budget = host_memory_budget();
+  if (bytes > budget)
+    throw InputError(InputErrorKind::Overflow, name, line,
+                     what + " needs about " + gigabytes(bytes) + " of host memory, more than the " +
+                         gigabytes(budget) + " this process may use (physical memory, ulimit -v/-d, " + kVariable +
+                         ")");
 }
 
 void check_graph_fits(const std::string& name, std::uint64_t line, std::uint64_t vertices, std::uint64_t entries,
                       bool symmetric) {
-  const std::uint64_t needed = csr_build_bytes(vertices, entries, symmetric);
-  const std::uint64_t budget = host_memory_budget();
-  if (needed > budget)
-    throw InputError(InputErrorKind::Overflow, name, line,
-                     std::to_string(vertices) + " vertices and " + std::to_string(entries) +
-                         " entries need about " + gigabytes(needed) + " of host memory to build the graph, more than the " +
-                         gigabytes(budget) +
-                         " this process may use (physical memory, ulimit -v/-d, SSSP_HOST_MEMORY_LIMIT)");
+  check_host_bytes(name, line, csr_build_bytes(vertices, entries, symmetric),
+                   "building a graph of " + std::to_string(vertices) + " vertices and " + std::to_string(entries) +
+                       " entries");
 }
 
 }  // namespace graph::detail

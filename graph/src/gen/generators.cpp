@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "../core/memory_budget.hpp"
+#include "graph/memory_budget.hpp"
 #include "graph/error.hpp"
 
 namespace graph {

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "graph/io/readers.hpp"
-#include "../core/memory_budget.hpp"
+#include "graph/memory_budget.hpp"
 #include "text_scan.hpp"
 
 namespace graph::io {
@@ -58,13 +58,13 @@ Problem read_problem_line(const std::string& name, const char* text, std::size_t
   Problem pr;
   pr.line = static_cast<std::size_t>(p - text);
   const char* line_end = next_line(p, end);
-  const auto tokens = split_tokens(p, line_end);
+  const auto tokens = split_tokens(p, line_end, 4);
   if (tokens.size() >= 2 && !iequals(tokens[1].p, tokens[1].n, "sp"))
     header_error(name, text, p, InputErrorKind::Unsupported,
                  "problem type '" + tokens[1].str() + "' is not a shortest-path graph (expected 'p sp NODES ARCS')");
   if (tokens.size() != 4)
     header_error(name, text, p, InputErrorKind::BadHeader,
-                 "malformed problem line: expected 'p sp NODES ARCS', found " + std::to_string(tokens.size()) +
+                 "malformed problem line: expected 'p sp NODES ARCS', found " + token_count(tokens, 4) +
                      " words");
   std::uint64_t values[2];
   const char* labels[2] = {"NODES", "ARCS"};
@@ -137,7 +137,7 @@ ParsedGraph read_dimacs(const FileData& file, const std::string& name, const Rea
   // Shortest arc line: "a 1 1 0\n".
   constexpr std::size_t kMinEntryBytes = 8;
   auto body = parse_body<std::uint32_t, NoInfo>(
-      text, pr.body_begin, file.size(), kMinEntryBytes, threads, progress,
+      name, text, pr.body_begin, file.size(), kMinEntryBytes, threads, progress,
       [&](const char* begin, const char* stop, EntrySink<std::uint32_t>& sink, NoInfo&) {
         return override_weights ? parse_chunk<true>(text, begin, stop, pr.nodes, options.weights, sink)
                                 : parse_chunk<false>(text, begin, stop, pr.nodes, options.weights, sink);

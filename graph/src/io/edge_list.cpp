@@ -12,7 +12,7 @@
 #include <string>
 
 #include "graph/io/readers.hpp"
-#include "../core/memory_budget.hpp"
+#include "graph/memory_budget.hpp"
 #include "text_scan.hpp"
 
 namespace graph::io {
@@ -137,7 +137,7 @@ Outcome read_pass(const std::string& name, const FileData& file, const WeightRul
   Progress progress(options.progress, "reading " + name, file.size());
   constexpr std::size_t kMinEntryBytes = 4;  // "0 1\n"
   auto body = parse_body<Weight, ChunkInfo>(
-      text, 0, file.size(), kMinEntryBytes, threads, progress,
+      name, text, 0, file.size(), kMinEntryBytes, threads, progress,
       [&](const char* begin, const char* stop, EntrySink<Weight>& sink, ChunkInfo& info) {
         return parse_chunk<kMode, Weight>(text, begin, stop, fill_rule, sink, info);
       });

@@ -20,7 +20,7 @@
 #include <type_traits>
 
 #include "graph/io/readers.hpp"
-#include "../core/memory_budget.hpp"
+#include "graph/memory_budget.hpp"
 #include "text_scan.hpp"
 
 namespace graph::io {
@@ -53,7 +53,7 @@ Header read_header(const std::string& name, const char* text, std::size_t size) 
     throw InputError(InputErrorKind::BadHeader, name, 1, "empty file: expected a %%MatrixMarket banner");
 
   const char* banner_end = next_line(p, end);
-  const auto tokens = split_tokens(p, banner_end);
+  const auto tokens = split_tokens(p, banner_end, 5);
   // One '%' instead of two is accepted: unambiguous, and real files have it
   // (the METIS documentation's copter2.mtx among the shared datasets).
   if (tokens.empty() ||
@@ -64,7 +64,7 @@ Header read_header(const std::string& name, const char* text, std::size_t size) 
   if (tokens.size() != 5)
     header_error(name, text, p, InputErrorKind::BadHeader,
                  "malformed banner: expected 5 words ('%%MatrixMarket matrix coordinate FIELD SYMMETRY'), found " +
-                     std::to_string(tokens.size()));
+                     token_count(tokens, 5));
   const Token& object = tokens[1];
   const Token& format = tokens[2];
   const Token& field = tokens[3];
@@ -120,11 +120,11 @@ Header read_header(const std::string& name, const char* text, std::size_t size) 
   }
   h.size_line = static_cast<std::size_t>(p - text);
   const char* size_end = next_line(p, end);
-  const auto sizes = split_tokens(p, size_end);
+  const auto sizes = split_tokens(p, size_end, 3);
   if (sizes.size() != 3)
     header_error(name, text, p, InputErrorKind::BadHeader,
                  "malformed size line: expected 'ROWS COLS ENTRIES' (3 integers), found " +
-                     std::to_string(sizes.size()) + " values");
+                     token_count(sizes, 3) + " values");
   std::uint64_t values[3];
   const char* labels[3] = {"ROWS", "COLS", "ENTRIES"};
   for (int i = 0; i < 3; ++i) {
@@ -220,7 +220,7 @@ Coo<Weight> read_body(const std::string& name, const FileData& file, const Heade
   // Shortest entry line: "1 1\n", or "1 1 1\n" with a value.
   const std::size_t min_entry_bytes = kMode == WeightMode::PatternRule ? 4 : 6;
   auto body = parse_body<Weight, NoInfo>(
-      text, h.body_begin, file.size(), min_entry_bytes, threads, progress,
+      name, text, h.body_begin, file.size(), min_entry_bytes, threads, progress,
       [&](const char* begin, const char* stop, EntrySink<Weight>& sink, NoInfo&) {
         return parse_chunk<kMode, Weight>(text, begin, stop, h, rule, sink);
       });

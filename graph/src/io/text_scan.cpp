@@ -102,6 +102,38 @@ void fail_extra(const char* text, const char* at, const char* end, const char* e
           "extra token " + token_text(at, end) + " (expected " + std::string(expected) + ")");
 }
 
+std::int64_t decimal_magnitude(const char* p, const char* end) {
+  if (p != end && (*p == '-' || *p == '+')) ++p;
+  // The mantissa: position of its first non-zero digit relative to the point.
+  std::int64_t integer_digits = 0, leading_fraction_zeros = 0;
+  bool seen_nonzero = false, after_point = false;
+  for (; p != end && (is_digit(*p) || *p == '.'); ++p) {
+    if (*p == '.') {
+      after_point = true;
+      continue;
+    }
+    if (!seen_nonzero && *p == '0') {
+      if (after_point) ++leading_fraction_zeros;
+      continue;
+    }
+    seen_nonzero = true;
+    if (!after_point) ++integer_digits;
+  }
+  if (!seen_nonzero) return std::numeric_limits<std::int64_t>::min();  // zero
+  std::int64_t magnitude = integer_digits > 0 ? integer_digits - 1 : -(leading_fraction_zeros + 1);
+  if (p != end && (*p == 'e' || *p == 'E')) {
+    ++p;
+    bool negative = false;
+    if (p != end && (*p == '-' || *p == '+')) negative = *p++ == '-';
+    // Saturate: an exponent of a thousand digits is still just huge or tiny.
+    constexpr std::int64_t kCap = std::int64_t{1} << 40;
+    std::int64_t exponent = 0;
+    for (; p != end && is_digit(*p); ++p) exponent = std::min(kCap, exponent * 10 + (*p - '0'));
+    magnitude += negative ? -exponent : exponent;
+  }
+  return magnitude;
+}
+
 const char* read_real_weight(const char* text, const char* p, const char* end, bool check_range, float& weight) {
   const char* start = p;
   if (p != end && *p == '+') ++p;  // from_chars does not take a leading '+'
@@ -116,14 +148,9 @@ const char* read_real_weight(const char* text, const char* p, const char* end, b
     return stop;
   }
   if (ec == std::errc::result_out_of_range) {
-    // Out of double's range: huge magnitudes overflow, tiny ones underflow.
-    bool huge = false;
-    for (const char* q = p; q != stop; ++q) {
-      if (*q == 'e' || *q == 'E') {
-        huge = q + 1 != stop && q[1] != '-';
-        break;
-      }
-    }
+    // Out of double's range: judged by the value's magnitude, not by how it
+    // is spelled ("1" and 309 zeros overflows as surely as "1e309").
+    const bool huge = decimal_magnitude(p, stop) >= 0;
     if (*p == '-' && huge)
       fail_at(text, start, InputErrorKind::BadWeight, "weight " + token_text(start, end) + " is negative");
     if (huge)

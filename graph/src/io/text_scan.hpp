@@ -28,7 +28,9 @@
 #include <vector>
 
 #include "graph/csr.hpp"
+#include "graph/csr_check.hpp"
 #include "graph/error.hpp"
+#include "graph/memory_budget.hpp"
 #include "../core/prefault.hpp"
 
 namespace graph::io::detail {
@@ -159,6 +161,11 @@ inline bool is_integer_token(const char* p, const char* end) {
   return p != start && at_token_end(p, end);
 }
 
+// The power of ten of a decimal number's leading non-zero digit, read from
+// its text ("120" -> 2, "0.05e3" -> 1, "1e-400" -> -400); INT64_MIN for zero.
+// [p, end) must already be a valid from_chars number.
+std::int64_t decimal_magnitude(const char* p, const char* end);
+
 // A real weight, stored as float. NaN, infinities and negative values are
 // BadWeight; finite values beyond float's range are Overflow. Values below
 // float's smallest subnormal round to 0.
@@ -194,15 +201,18 @@ inline bool iequals(const char* p, std::size_t n, const char* lower_word) {
   return true;
 }
 
-// Splits one header line [p, line_end) into blank-separated tokens.
+// Splits one header line [p, line_end) into blank-separated tokens, at
+// most max_tokens + 1 of them: enough to tell "too many" from the right
+// count, without a token list as large as a 100 MB line.
 struct Token {
   const char* p;
   std::size_t n;
-  std::string str() const { return std::string(p, n); }
+  // For messages: at most 40 characters.
+  std::string str() const { return n <= 40 ? std::string(p, n) : std::string(p, 37) + "..."; }
 };
-inline std::vector<Token> split_tokens(const char* p, const char* line_end) {
+inline std::vector<Token> split_tokens(const char* p, const char* line_end, std::size_t max_tokens) {
   std::vector<Token> out;
-  while (true) {
+  while (out.size() <= max_tokens) {
     while (p != line_end && (is_blank(*p) || *p == '\n')) ++p;
     if (p == line_end) break;
     const char* start = p;
@@ -210,6 +220,12 @@ inline std::vector<Token> split_tokens(const char* p, const char* line_end) {
     out.push_back({start, static_cast<std::size_t>(p - start)});
   }
   return out;
+}
+
+// "N" when a line held exactly the tokens counted, "more than MAX" when
+// split_tokens stopped early.
+inline std::string token_count(const std::vector<Token>& tokens, std::size_t max_tokens) {
+  return tokens.size() > max_tokens ? "more than " + std::to_string(max_tokens) : std::to_string(tokens.size());
 }
 
 // A header number: unsigned decimal, the whole token.
@@ -366,19 +382,24 @@ struct EntrySink {
   }
 };
 
-// Parses [body_begin, body_end) in parallel. parse_chunk(begin, end, sink,
+// Parses [body_begin, body_end) of file `name` in parallel. parse_chunk(begin, end, sink,
 // info) returns the number of entries written and throws ParseFailure on
 // the first problem in its chunk; it must not throw anything else. On
 // success the COO holds all entries in file order; on failure it is empty
 // and first_failure() tells the first problem in file order.
 template <class Weight, class Info, class ParseChunk>
-BodyResult<Weight, Info> parse_body(const char* text, std::size_t body_begin, std::size_t body_end,
-                                    std::size_t min_entry_bytes, int threads, Progress& progress,
-                                    ParseChunk&& parse_chunk) {
+BodyResult<Weight, Info> parse_body(const std::string& name, const char* text, std::size_t body_begin,
+                                    std::size_t body_end, std::size_t min_entry_bytes, int threads,
+                                    Progress& progress, ParseChunk&& parse_chunk) {
   BodyResult<Weight, Info> out;
   out.chunks = split_chunks(text, body_begin, body_end, threads, min_entry_bytes);
   out.results.resize(out.chunks.size());
   const std::uint64_t slots = out.chunks.empty() ? 0 : out.chunks.back().base + out.chunks.back().capacity;
+  // The windows are sized before parsing, from line counts: a file of blank
+  // lines asks for several times its size. Held to the budget with the text.
+  graph::detail::check_host_bytes(
+      name, 0, graph::detail::mul_add_sat(slots, 2 * sizeof(vertex_id) + sizeof(Weight), body_end),
+      "parsing this file (an entry slot per line)");
   graph::detail::resize_prefaulted(out.coo.sources, slots, threads);
   graph::detail::resize_prefaulted(out.coo.targets, slots, threads);
   graph::detail::resize_prefaulted(out.coo.weights, slots, threads);
@@ -462,16 +483,10 @@ std::size_t offset_of_global_entry(const char* text, const BodyResult<Weight, In
 }
 
 // Float distances must not overflow to infinity, which means "unreachable":
-// a wrong answer, not an error. A shortest path is simple: at most n - 1
-// arcs, each stored entry used at most once (mirroring a symmetric file does
-// not change this). Its first arc is added to 0 exactly; adding a further
-// non-negative float w to a running sum s with rounding to nearest errs by
-// at most 2w (a w below half an ulp of s is absorbed, rounding down;
-// otherwise the error, half an ulp of s + w, is at most 2w). So a computed
-// length is at most max_w + 3 * min(sum of all weights, (n - 2) * max_w).
-// Graphs where that exceeds FLT_MAX are refused, naming the line of the
-// largest weight: no reachable vertex can then get an infinite distance, on
-// the CPU or on the GPU (same float additions).
+// a wrong answer, not an error. Graphs whose float_path_bound exceeds
+// FLT_MAX are refused, naming the line of the largest weight: no reachable
+// vertex can then get an infinite distance, on the CPU or on the GPU (same
+// float additions).
 template <class Info, class IsEntry>
 void check_float_paths(const std::string& name, const char* text, const BodyResult<float, Info>& body,
                        std::uint64_t vertices, IsEntry&& is_entry) {
@@ -480,8 +495,7 @@ void check_float_paths(const std::string& name, const char* text, const BodyResu
   const auto heaviest = std::max_element(w.begin(), w.end());
   double sum = 0;
   for (const float x : w) sum += x;
-  const double heaviest_w = static_cast<double>(*heaviest);
-  const double bound = heaviest_w + 3 * std::min(sum, static_cast<double>(vertices - 2) * heaviest_w);
+  const double bound = float_path_bound(static_cast<double>(*heaviest), sum, vertices);
   if (bound <= static_cast<double>(std::numeric_limits<float>::max())) return;
   const auto index = static_cast<std::uint64_t>(heaviest - w.begin());
   const std::size_t at = offset_of_global_entry(text, body, index, is_entry);

@@ -4,11 +4,14 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <exception>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "graph/memory_budget.hpp"
 #include "graph/reference.hpp"
 
 namespace graph {
@@ -28,15 +31,36 @@ std::vector<std::vector<distance_t<Weight>>> dijkstra_batch(const Csr<Weight>& g
     if (s >= g.num_vertices)
       throw std::invalid_argument("dijkstra_batch: source " + std::to_string(s) + " is not a vertex (the graph has " +
                                   std::to_string(g.num_vertices) + " vertices)");
+  // Every row is kept, and each thread holds a heap and a settled flag per
+  // vertex besides: refused up front when that cannot fit.
+  const int team = batch_threads(sources.size(), threads);
+  detail::check_host_bytes(
+      "--sources", 0,
+      detail::mul_add_sat(sources.size(), std::uint64_t{g.num_vertices} * sizeof(distance_t<Weight>),
+                          detail::mul_add_sat(static_cast<std::uint64_t>(team), std::uint64_t{g.num_vertices} * 24, 0)),
+      std::to_string(sources.size()) + " distance rows of " + std::to_string(g.num_vertices) + " vertices");
   std::vector<std::vector<distance_t<Weight>>> rows(sources.size());
   std::vector<CpuSolveStats> per_source(sources.size());
   const auto count = static_cast<std::int64_t>(sources.size());
+  // An exception must not leave the parallel region (that terminates the
+  // process): the first one is kept and thrown after it.
+  std::exception_ptr failure;
+  std::atomic<bool> failed{false};
   // Dynamic, one source at a time: solve times differ by source (reach,
   // depth), and a static split would leave threads idle behind a slow one.
-#pragma omp parallel for schedule(dynamic, 1) num_threads(batch_threads(sources.size(), threads))
-  for (std::int64_t i = 0; i < count; ++i)
-    rows[static_cast<std::size_t>(i)] =
-        dijkstra(g, sources[static_cast<std::size_t>(i)], nullptr, &per_source[static_cast<std::size_t>(i)]);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(team)
+  for (std::int64_t i = 0; i < count; ++i) {
+    if (failed.load(std::memory_order_relaxed)) continue;
+    try {
+      rows[static_cast<std::size_t>(i)] =
+          dijkstra(g, sources[static_cast<std::size_t>(i)], nullptr, &per_source[static_cast<std::size_t>(i)]);
+    } catch (...) {
+#pragma omp critical(dijkstra_batch_failure)
+      if (!failure) failure = std::current_exception();
+      failed.store(true, std::memory_order_relaxed);
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
   if (stats) *stats = std::move(per_source);
   return rows;
 }
