@@ -2,10 +2,16 @@
 // rebuild when stale, CorruptCache naming the file when damaged.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <string>
+#include <thread>
+#include <tuple>
 #include <variant>
 
 #include "graph/error.hpp"
@@ -136,12 +142,9 @@ TEST_F(BinaryCache, FloatGraphsAndCustomCachePath) {
 
 TEST_F(BinaryCache, RebuiltWhenTheSourceChanges) {
   load_graph(source_, cached());
-  // Same size, new modification time.
+  // Same content, new modification time: the cache is of this very content.
   fs::last_write_time(source_, fs::last_write_time(source_) - std::chrono::hours(1));
   LoadReport report;
-  load_graph(source_, cached(), &report);
-  EXPECT_FALSE(report.from_cache);
-  EXPECT_TRUE(report.cache_written);
   load_graph(source_, cached(), &report);
   EXPECT_TRUE(report.from_cache);
 
@@ -152,6 +155,68 @@ TEST_F(BinaryCache, RebuiltWhenTheSourceChanges) {
   const auto g = load_graph(source_, cached(), &report);
   EXPECT_FALSE(report.from_cache);
   EXPECT_EQ(std::get<IntCsr>(g).offsets, (std::vector<edge_offset>{0, 1, 2, 3, 4, 6}));
+}
+
+// An edit that keeps the size and restores the modification time (what
+// `touch -r`, rsync -t or a careful editor leave) reused the stale cache.
+TEST_F(BinaryCache, RebuiltWhenAnEditRestoresSizeAndTime) {
+  const auto before = load_graph(source_, cached());
+  const auto stamp = fs::last_write_time(source_);
+  std::string text = read_bytes(source_);
+  const auto at = text.find("2 5 10");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 6, "2 5 11");  // same length, another weight
+  write_bytes(source_, text);
+  fs::last_write_time(source_, stamp);
+  LoadReport report;
+  const auto after = load_graph(source_, cached(), &report);
+  EXPECT_FALSE(report.from_cache);
+  EXPECT_TRUE(report.cache_written);
+  EXPECT_NE(std::get<IntCsr>(after).weights, std::get<IntCsr>(before).weights);
+  load_graph(source_, cached(), &report);
+  EXPECT_TRUE(report.from_cache);
+}
+
+// The header was checked on one open and the arrays read on another: a
+// process replacing the cache in between (another weight rule, same path)
+// handed its arrays to a header that matched the first process's options.
+TEST_F(BinaryCache, HeaderAndArraysComeFromOneOpenFile) {
+  load_graph(source_, cached());
+  const io::CacheFile opened(cache_);
+  const AnyCsr mine = io::read_cache(cache_);
+  LoadOptions unit = cached();
+  unit.weights = WeightRule::parse("unit");
+  load_graph(source_, unit);  // rewrites the same cache path with unit weights
+  expect_same_csr(opened.read(), mine);
+  EXPECT_NE(std::get<IntCsr>(io::read_cache(cache_)).weights, std::get<IntCsr>(mine).weights);
+}
+
+// The same race from the loader's side: two threads sharing one cache path
+// with different weight rules each always get their own graph.
+TEST_F(BinaryCache, LoadersWithDifferentRulesSharingAPathNeverSwapGraphs) {
+  const AnyCsr file_weights = load_graph(source_, test_support::quiet_load());
+  LoadOptions unit_options = test_support::quiet_load();
+  unit_options.weights = WeightRule::parse("unit");
+  const AnyCsr unit_weights = load_graph(source_, unit_options);
+  std::atomic<int> wrong{0};
+  auto loop = [&](LoadOptions o, const AnyCsr& expected) {
+    o.use_cache = true;
+    o.threads = 1;
+    for (int i = 0; i < 150; ++i) {
+      try {
+        if (std::get<IntCsr>(load_graph(source_, o)).weights != std::get<IntCsr>(expected).weights) ++wrong;
+      } catch (const InputError& e) {
+        // A cache caught half-renamed is never seen (rename is atomic); any
+        // error here is a finding.
+        ADD_FAILURE() << e.what();
+      }
+    }
+  };
+  std::thread a(loop, test_support::quiet_load(), std::cref(file_weights));
+  std::thread b(loop, unit_options, std::cref(unit_weights));
+  a.join();
+  b.join();
+  EXPECT_EQ(wrong.load(), 0);
 }
 
 TEST_F(BinaryCache, RebuiltWhenOptionsChange) {
@@ -245,24 +310,126 @@ TEST_F(BinaryCache, OtherVersionIsRebuiltOrRefused) {
   EXPECT_TRUE(report.from_cache);
 }
 
-TEST_F(BinaryCache, StructurallyInvalidCacheWithValidChecksumIsRejected) {
-  // A writer could produce a self-consistent file whose arrays are wrong;
-  // read_cache checks the CSR structure too.
-  IntCsr bad;
-  bad.num_vertices = 2;
-  bad.offsets = {0, 1, 1};
-  bad.targets = {5};  // out of range
-  bad.weights = {1};
+// A writer can produce a self-consistent file (valid checksum) whose arrays
+// break what every solver relies on. Each invariant is refused on its own,
+// with the reason named; the graphs below differ from a valid one in one
+// way each.
+TEST_F(BinaryCache, EveryCsrInvariantIsCheckedOnRead) {
+  struct Case {
+    const char* what;
+    IntCsr graph;
+    bool symmetric;
+    const char* reason;
+  };
+  auto csr = [](vertex_id n, std::vector<edge_offset> offsets, std::vector<vertex_id> targets,
+                std::vector<std::uint32_t> weights) {
+    IntCsr g;
+    g.num_vertices = n;
+    g.offsets = std::move(offsets);
+    g.targets = std::move(targets);
+    g.weights = std::move(weights);
+    return g;
+  };
+  const std::vector<Case> cases = {
+      {"offsets not starting at 0", csr(3, {1, 1, 2, 2}, {1, 2}, {1, 1}), false, "span"},
+      {"offsets not ending at the arc count", csr(3, {0, 1, 1, 1}, {1, 2}, {1, 1}), false, "span"},
+      {"decreasing offsets", csr(3, {0, 2, 1, 2}, {1, 2}, {1, 1}), false, "decrease"},
+      {"target out of range", csr(3, {0, 1, 2, 2}, {1, 3}, {1, 1}), false, "not a vertex"},
+      {"self-loop", csr(3, {0, 1, 2, 2}, {1, 1}, {1, 1}), false, "self-loop"},
+      {"unsorted row", csr(3, {0, 2, 2, 2}, {2, 1}, {1, 1}), false, "not sorted"},
+      {"duplicate arc", csr(3, {0, 2, 2, 2}, {1, 1}, {1, 1}), false, "duplicate"},
+      {"undirected flag on a directed graph", csr(3, {0, 1, 2, 2}, {1, 2}, {1, 1}), true, "reverse arc"},
+      {"undirected flag, reverse weight differs", csr(2, {0, 1, 2}, {1, 0}, {1, 2}), true, "reverse arc"},
+  };
+  for (const Case& c : cases) {
+    const std::string path = (dir_ / "bad.bin").string();
+    io::CacheInfo info;
+    info.symmetric = c.symmetric;
+    io::write_cache(path, AnyCsr(c.graph), info);
+    try {
+      io::read_cache(path);
+      ADD_FAILURE() << c.what << ": accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.kind(), InputErrorKind::CorruptCache) << c.what << ": " << e.what();
+      EXPECT_EQ(std::string(e.what()).rfind(path + ": ", 0), 0u) << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.reason), std::string::npos) << c.what << ": " << e.what();
+    }
+  }
+  // The valid graph these were made from loads.
+  io::CacheInfo info;
+  io::write_cache((dir_ / "good.bin").string(), AnyCsr(csr(3, {0, 1, 2, 2}, {1, 2}, {1, 1})), info);
+  EXPECT_EQ(num_arcs(io::read_cache((dir_ / "good.bin").string())), 2u);
+}
+
+TEST_F(BinaryCache, FloatWeightsOutsideTheirDomainAreRefused) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float big = std::numeric_limits<float>::max() / 2;
+  for (const auto& [what, weights, reason] : std::vector<std::tuple<const char*, std::vector<float>, const char*>>{
+           {"NaN", {1.0f, std::nanf("")}, "not finite"},
+           {"infinity", {inf, 1.0f}, "not finite"},
+           {"negative", {1.0f, -2.0f}, "negative"},
+           {"negative zero", {-0.0f, 1.0f}, "negative"},
+           // The text readers' path bound: two arcs of FLT_MAX / 2 could sum
+           // (with rounding) to infinity, a reachable vertex "unreachable".
+           {"path bound", {big, big}, "beyond float range"}}) {
+    FloatCsr g;
+    g.num_vertices = 3;
+    g.offsets = {0, 1, 2, 2};
+    g.targets = {1, 2};
+    g.weights = weights;
+    const std::string path = (dir_ / "bad.bin").string();
+    io::write_cache(path, AnyCsr(g), io::CacheInfo{});
+    try {
+      io::read_cache(path);
+      ADD_FAILURE() << what << ": accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.kind(), InputErrorKind::CorruptCache) << what << ": " << e.what();
+      EXPECT_NE(std::string(e.what()).find(reason), std::string::npos) << what << ": " << e.what();
+    }
+  }
+}
+
+// The crash and the silent wrong answer: a checksum-valid cache with
+// duplicate arcs crashed the chain contraction (the default on road-like
+// graphs); one with unsorted rows printed most vertices unreachable. Both
+// reached the solvers through a cache found beside a source.
+TEST_F(BinaryCache, ABadCacheBesideItsSourceIsRefusedBeforeAnySolver) {
+  load_graph(source_, cached());
+  const io::CacheInfo good = io::read_cache_header(cache_);
+  IntCsr g = std::get<IntCsr>(io::read_cache(cache_));
+  ASSERT_GE(g.offsets[1], 1u);
+  // Vertex 0's first arc doubled; then a row reversed.
+  IntCsr duplicated = g;
+  duplicated.targets.insert(duplicated.targets.begin(), duplicated.targets.front());
+  duplicated.weights.insert(duplicated.weights.begin(), duplicated.weights.front());
+  for (std::size_t v = 1; v < duplicated.offsets.size(); ++v) ++duplicated.offsets[v];
+  io::write_cache(cache_, AnyCsr(duplicated), good);
+  expect_corrupt(cached(), source_);
+  IntCsr unsorted = g;
+  for (vertex_id v = 0; v < g.num_vertices; ++v)
+    if (g.out_degree(v) > 1)
+      std::reverse(unsorted.targets.begin() + static_cast<std::ptrdiff_t>(g.offsets[v]),
+                   unsorted.targets.begin() + static_cast<std::ptrdiff_t>(g.offsets[v + 1]));
+  ASSERT_NE(unsorted.targets, g.targets);
+  io::write_cache(cache_, AnyCsr(unsorted), good);
+  expect_corrupt(cached(), source_);
+}
+
+TEST_F(BinaryCache, ImplausibleHeaderFieldsAreRefused) {
+  IntCsr g;
+  g.num_vertices = 2;
+  g.offsets = {0, 1, 1};
+  g.targets = {1};
+  g.weights = {1};
   const std::string path = (dir_ / "bad.bin").string();
   io::CacheInfo info;
-  io::write_cache(path, AnyCsr(bad), info);
-  try {
-    io::read_cache(path);
-    FAIL() << "out-of-range target accepted";
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.kind(), InputErrorKind::CorruptCache);
-    EXPECT_NE(std::string(e.what()).find(path), std::string::npos);
-  }
+  info.id_base = 7;
+  io::write_cache(path, AnyCsr(g), info);
+  EXPECT_THROW(io::read_cache(path), InputError);
+  info.id_base = 1;
+  info.original_seconds = std::nan("");
+  io::write_cache(path, AnyCsr(g), info);
+  EXPECT_THROW(io::read_cache(path), InputError);
 }
 
 TEST_F(BinaryCache, UnwritableCacheDoesNotFailTheLoad) {

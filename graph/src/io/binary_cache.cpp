@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -16,9 +17,12 @@
 #include <variant>
 #include <vector>
 
+#include "graph/csr_check.hpp"
 #include "graph/error.hpp"
+#include "graph/memory_budget.hpp"
 #include "../core/prefault.hpp"
 
+#include "content_hash.hpp"
 #include "unique_fd.hpp"
 
 namespace graph::io {
@@ -27,6 +31,9 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the cache layout is li
 
 namespace {
 
+using detail::Checksum;
+using detail::hash_array;
+
 constexpr char kMagic[8] = {'S', 'S', 'S', 'P', 'C', 'S', 'R', '\0'};
 constexpr std::size_t kHeaderBytes = 128;
 constexpr std::size_t kChecksumAt = 96;
@@ -34,57 +41,6 @@ constexpr std::uint32_t kMaxStringBytes = 1u << 16;
 constexpr std::uint32_t kWeightU32 = 1, kWeightFloat = 2;
 
 std::uint64_t pad8(std::uint64_t n) { return (n + 7) & ~std::uint64_t{7}; }
-
-// 64-bit FNV-1a over 8-byte words in four independent lanes (so the
-// multiplies overlap), then the lanes and the length are mixed with
-// SplitMix64. Each step (h ^ word) * prime is a bijection of h for a given
-// word, so any single changed word always changes the result. Input may
-// arrive in pieces of any size; the result depends only on the byte stream.
-class Checksum {
- public:
-  void update(const void* data, std::size_t n) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    total_ += n;
-    if (pending_ > 0) {
-      const std::size_t take = std::min(n, sizeof(buffer_) - pending_);
-      std::memcpy(buffer_ + pending_, p, take);
-      pending_ += take;
-      p += take;
-      n -= take;
-      if (pending_ < sizeof(buffer_)) return;
-      block(buffer_);
-      pending_ = 0;
-    }
-    while (n >= sizeof(buffer_)) {
-      block(p);
-      p += sizeof(buffer_);
-      n -= sizeof(buffer_);
-    }
-    std::memcpy(buffer_, p, n);
-    pending_ = n;
-  }
-
-  std::uint64_t digest() const {
-    std::uint64_t lanes[4] = {lane_[0], lane_[1], lane_[2], lane_[3]};
-    for (std::size_t i = 0; i < pending_; ++i) lanes[i % 4] = (lanes[i % 4] ^ buffer_[i]) * kPrime;
-    std::uint64_t h = splitmix64(total_);
-    for (std::uint64_t lane : lanes) h = splitmix64(h ^ lane);
-    return h;
-  }
-
- private:
-  static constexpr std::uint64_t kPrime = 0x100000001b3ull;
-  void block(const unsigned char* p) {
-    std::uint64_t w[4];
-    std::memcpy(w, p, sizeof(w));
-    for (int i = 0; i < 4; ++i) lane_[i] = (lane_[i] ^ w[i]) * kPrime;
-  }
-  std::uint64_t lane_[4] = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull, 0x9E3779B97F4A7C15ull,
-                            0xC2B2AE3D27D4EB4Full};
-  unsigned char buffer_[32] = {};
-  std::size_t pending_ = 0;
-  std::uint64_t total_ = 0;
-};
 
 template <class T>
 void put(unsigned char* header, std::size_t at, T value) {
@@ -145,9 +101,8 @@ bool write_all(int fd, const void* data, std::size_t n) {
   return true;
 }
 
-struct Layout {
-  std::uint64_t strings_at = kHeaderBytes, offsets_at = 0, targets_at = 0, weights_at = 0, total = 0;
-};
+using Layout = CacheFile::Layout;
+static_assert(CacheFile::kHeaderBytes == kHeaderBytes);
 
 Layout layout_of(std::uint64_t n, std::uint64_t m, std::uint32_t key_bytes, std::uint32_t rule_bytes) {
   Layout l;
@@ -178,29 +133,9 @@ void encode_header(unsigned char* h, const CacheInfo& info) {
   put<double>(h, 80, info.original_seconds);
   put<std::uint32_t>(h, 88, static_cast<std::uint32_t>(info.rule_key.size()));
   put<std::uint32_t>(h, 92, static_cast<std::uint32_t>(info.weight_rule.size()));
-}
-
-std::uint64_t hash_bytes(const void* data, std::size_t n) {
-  Checksum sum;
-  sum.update(data, n);
-  return sum.digest();
-}
-
-// An array is hashed in 1 MiB blocks, in parallel, and the block digests
-// are chained in order: the result does not depend on the thread count.
-std::uint64_t hash_array(const void* data, std::size_t bytes) {
-  constexpr std::size_t kBlock = 1u << 20;
-  const auto* p = static_cast<const unsigned char*>(data);
-  const std::size_t blocks = (bytes + kBlock - 1) / kBlock;
-  std::vector<std::uint64_t> digests(blocks);
-#pragma omp parallel for schedule(static)
-  for (std::int64_t b = 0; b < static_cast<std::int64_t>(blocks); ++b) {
-    const std::size_t at = static_cast<std::size_t>(b) * kBlock;
-    digests[static_cast<std::size_t>(b)] = hash_bytes(p + at, std::min(kBlock, bytes - at));
-  }
-  std::uint64_t h = splitmix64(bytes);
-  for (std::uint64_t d : digests) h = splitmix64(h ^ d);
-  return h;
+  put<std::uint64_t>(h, 104, info.source_hash);
+  put<std::uint64_t>(h, 112, info.source_inode);
+  put<std::uint64_t>(h, 120, info.source_device);
 }
 
 // The checksum of a cache: the header with its checksum field left out and
@@ -233,32 +168,36 @@ std::string rule_key(const WeightRule& rule) {
   return rule.describe();
 }
 
-SourceStamp stamp_of(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
+CacheFile::CacheFile(const std::string& path) : path_(path), fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
+  if (fd_ < 0)
     throw InputError(InputErrorKind::CannotOpen, path, 0, std::string("cannot open: ") + std::strerror(errno));
-  SourceStamp s;
-  s.bytes = static_cast<std::uint64_t>(st.st_size);
-  s.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000ll + st.st_mtim.tv_nsec;
-  return s;
+  try {
+    read_header();
+  } catch (...) {
+    ::close(fd_);
+    throw;
+  }
 }
 
-CacheInfo read_cache_header(const std::string& path) {
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0)
-    throw InputError(InputErrorKind::CannotOpen, path, 0, std::string("cannot open: ") + std::strerror(errno));
+CacheFile::~CacheFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void CacheFile::read_header() {
+  const std::string& path = path_;
   struct stat st {};
-  if (::fstat(fd.get(), &st) != 0)
+  if (::fstat(fd_, &st) != 0)
     throw InputError(InputErrorKind::CannotOpen, path, 0, std::string("cannot stat: ") + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) corrupt(path, "not a regular file");
   const auto file_bytes = static_cast<std::uint64_t>(st.st_size);
-  unsigned char h[kHeaderBytes];
-  if (file_bytes < kHeaderBytes || !read_at(fd.get(), h, kHeaderBytes, 0))
+  unsigned char* h = header_;
+  if (file_bytes < kHeaderBytes || !read_at(fd_, h, kHeaderBytes, 0))
     corrupt(path, "shorter than its " + std::to_string(kHeaderBytes) + "-byte header");
   if (std::memcmp(h, kMagic, sizeof(kMagic)) != 0) corrupt(path, "bad magic (not an SSSP graph cache)");
 
-  CacheInfo info;
+  CacheInfo& info = info_;
   info.version = get<std::uint32_t>(h, 8);
-  if (info.version != kCacheVersion) return info;  // the caller decides: rebuild, or refuse
+  if (info.version != kCacheVersion) return;  // the caller decides: rebuild, or refuse
   const auto weight_type = get<std::uint32_t>(h, 12);
   if (weight_type != kWeightU32 && weight_type != kWeightFloat)
     corrupt(path, "unknown weight type " + std::to_string(weight_type));
@@ -281,26 +220,41 @@ CacheInfo read_cache_header(const std::string& path) {
   info.original_seconds = get<double>(h, 80);
   const auto key_bytes = get<std::uint32_t>(h, 88);
   const auto rule_bytes = get<std::uint32_t>(h, 92);
+  info.source_hash = get<std::uint64_t>(h, 104);
+  info.source_inode = get<std::uint64_t>(h, 112);
+  info.source_device = get<std::uint64_t>(h, 120);
+  if (info.id_base > 1) corrupt(path, "id base " + std::to_string(info.id_base) + " (expected 0 or 1)");
+  if (!std::isfinite(info.original_seconds) || info.original_seconds < 0)
+    corrupt(path, "implausible original load time");
   // Every size is checked against the file's before anything is allocated.
   if (info.num_vertices >= std::numeric_limits<vertex_id>::max())
     corrupt(path, "vertex count " + std::to_string(info.num_vertices) + " does not fit 32-bit ids");
   if (key_bytes > kMaxStringBytes || rule_bytes > kMaxStringBytes) corrupt(path, "implausible string lengths");
   if (info.num_arcs > file_bytes / 8) corrupt(path, "arc count larger than the file can hold (truncated?)");
-  const Layout l = layout_of(info.num_vertices, info.num_arcs, key_bytes, rule_bytes);
-  if (l.total != file_bytes)
+  layout_ = layout_of(info.num_vertices, info.num_arcs, key_bytes, rule_bytes);
+  if (layout_.total != file_bytes)
     corrupt(path, "file is " + std::to_string(file_bytes) + " bytes but its header describes " +
-                      std::to_string(l.total) + " (truncated?)");
+                      std::to_string(layout_.total) + " (truncated?)");
   std::string strings(std::size_t{key_bytes} + rule_bytes, '\0');
-  if (!read_at(fd.get(), strings.data(), strings.size(), l.strings_at)) corrupt(path, "truncated strings");
+  if (!read_at(fd_, strings.data(), strings.size(), layout_.strings_at)) corrupt(path, "truncated strings");
+  // The strings are printed in reports: bytes that could drive a terminal
+  // are not something this program ever writes.
+  if (printable(strings) != strings) corrupt(path, "control bytes in the weight rule text");
   info.rule_key = strings.substr(0, key_bytes);
   info.weight_rule = strings.substr(key_bytes);
-  return info;
 }
 
 namespace {
 
 template <class Weight>
 Csr<Weight> read_arrays(const std::string& path, int fd, const CacheInfo& info, const Layout& l) {
+  // A sparse file can declare gigabytes in a few kilobytes on disk: the
+  // arrays are held to the memory budget before they are allocated.
+  graph::detail::check_host_bytes(
+      path, 0,
+      graph::detail::mul_add_sat(info.num_vertices + 1, sizeof(edge_offset),
+                                 graph::detail::mul_add_sat(info.num_arcs, sizeof(vertex_id) + sizeof(Weight), 0)),
+      "reading this cache's arrays");
   Csr<Weight> g;
   g.num_vertices = static_cast<vertex_id>(info.num_vertices);
   const int threads = omp_get_max_threads();
@@ -315,63 +269,40 @@ Csr<Weight> read_arrays(const std::string& path, int fd, const CacheInfo& info, 
 }
 
 // The checksum vouches for the bytes; this vouches that a well-formed file
-// (e.g. one written by a buggy or foreign writer) cannot make a solver read
-// out of bounds.
+// from a buggy or hostile writer cannot make a solver read out of bounds or
+// compute a wrong distance: every invariant build_csr guarantees is proven.
 template <class Weight>
-void check_structure(const std::string& path, const Csr<Weight>& g) {
-  const edge_offset m = g.targets.size();
-  if (g.offsets.front() != 0 || g.offsets.back() != m) corrupt(path, "offsets do not span the arcs");
-  const auto n = static_cast<std::int64_t>(g.num_vertices);
-  std::int64_t bad_rows = 0, bad_targets = 0;
-#pragma omp parallel for reduction(+ : bad_rows) schedule(static)
-  for (std::int64_t v = 0; v < n; ++v)
-    bad_rows += g.offsets[static_cast<std::size_t>(v)] > g.offsets[static_cast<std::size_t>(v) + 1];
-  if (bad_rows) corrupt(path, "offsets are not non-decreasing");
-  const auto arcs = static_cast<std::int64_t>(m);
-#pragma omp parallel for reduction(+ : bad_targets) schedule(static)
-  for (std::int64_t k = 0; k < arcs; ++k) bad_targets += g.targets[static_cast<std::size_t>(k)] >= g.num_vertices;
-  if (bad_targets) corrupt(path, std::to_string(bad_targets) + " arc targets out of range");
-  if constexpr (std::is_same_v<Weight, float>) {
-    std::int64_t bad_weights = 0;
-#pragma omp parallel for reduction(+ : bad_weights) schedule(static)
-    for (std::int64_t k = 0; k < arcs; ++k) {
-      const float w = g.weights[static_cast<std::size_t>(k)];
-      bad_weights += !(w >= 0.0f) || w == std::numeric_limits<float>::infinity();
-    }
-    if (bad_weights) corrupt(path, std::to_string(bad_weights) + " weights negative or not finite");
-  }
+void check_structure(const std::string& path, const Csr<Weight>& g, const CacheInfo& info) {
+  const std::string problem = csr_problem(g, info.symmetric);
+  if (!problem.empty()) corrupt(path, problem);
+}
+
+template <class Weight>
+AnyCsr read_checked(const std::string& path, int fd, const unsigned char* header, const CacheInfo& info,
+                    const Layout& l) {
+  auto g = read_arrays<Weight>(path, fd, info, l);
+  if (cache_checksum(header, info.rule_key, info.weight_rule, g) != get<std::uint64_t>(header, kChecksumAt))
+    corrupt(path, "checksum mismatch");
+  check_structure(path, g, info);
+  return g;
 }
 
 }  // namespace
 
-AnyCsr read_cache(const std::string& path, CacheInfo* info_out) {
-  CacheInfo info = read_cache_header(path);
-  if (info.version != kCacheVersion)
-    corrupt(path, "format version " + std::to_string(info.version) + ", this program reads version " +
-                      std::to_string(kCacheVersion));
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0)
-    throw InputError(InputErrorKind::CannotOpen, path, 0, std::string("cannot open: ") + std::strerror(errno));
-  unsigned char h[kHeaderBytes];
-  if (!read_at(fd.get(), h, kHeaderBytes, 0)) corrupt(path, "truncated header");
-  const Layout l = layout_of(info.num_vertices, info.num_arcs, static_cast<std::uint32_t>(info.rule_key.size()),
-                             static_cast<std::uint32_t>(info.weight_rule.size()));
+AnyCsr CacheFile::read() const {
+  if (info_.version != kCacheVersion)
+    corrupt(path_, "format version " + std::to_string(info_.version) + ", this program reads version " +
+                       std::to_string(kCacheVersion));
+  return info_.float_weights ? read_checked<float>(path_, fd_, header_, info_, layout_)
+                             : read_checked<std::uint32_t>(path_, fd_, header_, info_, layout_);
+}
 
-  AnyCsr graph;
-  if (info.float_weights) {
-    auto g = read_arrays<float>(path, fd.get(), info, l);
-    if (cache_checksum(h, info.rule_key, info.weight_rule, g) != get<std::uint64_t>(h, kChecksumAt))
-      corrupt(path, "checksum mismatch");
-    check_structure(path, g);
-    graph = std::move(g);
-  } else {
-    auto g = read_arrays<std::uint32_t>(path, fd.get(), info, l);
-    if (cache_checksum(h, info.rule_key, info.weight_rule, g) != get<std::uint64_t>(h, kChecksumAt))
-      corrupt(path, "checksum mismatch");
-    check_structure(path, g);
-    graph = std::move(g);
-  }
-  if (info_out) *info_out = std::move(info);
+CacheInfo read_cache_header(const std::string& path) { return CacheFile(path).info(); }
+
+AnyCsr read_cache(const std::string& path, CacheInfo* info_out) {
+  const CacheFile file(path);
+  AnyCsr graph = file.read();
+  if (info_out) *info_out = file.info();
   return graph;
 }
 
@@ -390,6 +321,11 @@ void write_cache(const std::string& path, const AnyCsr& graph, const CacheInfo& 
       h, kChecksumAt,
       std::visit([&](const auto& g) { return cache_checksum(h, info.rule_key, info.weight_rule, g); }, graph));
 
+  // The cache is renamed into place: never over a device, a FIFO or a link.
+  struct stat existing {};
+  if (::lstat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode))
+    throw InputError(InputErrorKind::CannotOpen, path, 0,
+                     "cannot write the binary cache: the path exists and is not a regular file");
   const std::string temp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(temp_counter++);
   Fd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
   if (fd.get() < 0)

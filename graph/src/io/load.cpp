@@ -3,11 +3,15 @@
 #include "graph/load.hpp"
 
 #include <omp.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -152,6 +156,38 @@ Format detect_format(const std::string& path) {
                    "optionally .gz, or .bin); name it with --format mtx|gr|el|bin");
 }
 
+namespace {
+
+// Whether a path names something (a symlink loop or a permission problem
+// counts as nothing usable; std::filesystem::exists would throw for it).
+bool names_a_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+// The cached graph when `cache_path` holds one built from this very source
+// content with these options; nothing when it does not exist or is stale.
+// A file there that is not a cache, or is damaged, is an error (CorruptCache).
+std::optional<AnyCsr> read_fresh_cache(const std::string& path, const std::string& cache_path, Format format,
+                                       const LoadOptions& options, const std::string& key, io::CacheInfo& info) {
+  if (!names_a_file(cache_path)) return std::nullopt;
+  const io::CacheFile cache(cache_path);
+  const io::CacheInfo& h = cache.info();
+  if (h.version != io::kCacheVersion || h.undirected_option != options.undirected || h.rule_key != key ||
+      h.source_format != format)
+    return std::nullopt;
+  // Size and time say nothing about content (an edit can restore both):
+  // the cache is used only for the bytes it was built from.
+  io::FileIdentity source;
+  const std::uint64_t hash = io::hash_file(path, &source);
+  if (source.bytes != h.source_bytes || hash != h.source_hash) return std::nullopt;
+  AnyCsr graph = cache.read();
+  info = h;
+  return graph;
+}
+
+}  // namespace
+
 AnyCsr load_graph(const std::string& path, const LoadOptions& options, LoadReport* report_out) {
   const auto start = Clock::now();
   const ThreadLimit limit(options.threads);
@@ -160,55 +196,66 @@ AnyCsr load_graph(const std::string& path, const LoadOptions& options, LoadRepor
   const Format format = options.format == Format::Auto ? detect_format(path) : options.format;
 
   if (format == Format::Binary) {
-    io::CacheInfo info;
-    AnyCsr graph = io::read_cache(path, &info);
+    const io::CacheFile cache(path);
+    AnyCsr graph = cache.read();
     report.format = Format::Binary;
-    report.file_bytes = io::stamp_of(path).bytes;
-    fill_from_cache(report, info);
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) report.file_bytes = static_cast<std::uint64_t>(st.st_size);
+    fill_from_cache(report, cache.info());
     graph = adapt_binary(std::move(graph), options, report);
     report.total_seconds = seconds_since(start);
     if (report_out) *report_out = std::move(report);
     return graph;
   }
 
-  const io::SourceStamp stamp = io::stamp_of(path);
-  report.file_bytes = stamp.bytes;
+  // Only a regular file can be cached: a pipe cannot be read twice.
+  struct stat source_stat {};
+  if (::stat(path.c_str(), &source_stat) != 0)
+    throw InputError(InputErrorKind::CannotOpen, path, 0, std::string("cannot open: ") + std::strerror(errno));
+  const bool cacheable = options.use_cache && S_ISREG(source_stat.st_mode) && source_stat.st_size > 0;
+  report.file_bytes = static_cast<std::uint64_t>(source_stat.st_size);
   const std::string cache_path = options.cache_path.empty() ? path + ".bin.cache" : options.cache_path;
   const std::string key = io::rule_key(options.weights);
-  if (options.use_cache && std::filesystem::exists(cache_path)) {
-    // A cache that is not ours or is cut short is an error (CorruptCache);
-    // one from another version, source or option set is simply rebuilt.
-    const io::CacheInfo header = io::read_cache_header(cache_path);
-    if (header.version == io::kCacheVersion && header.source_bytes == stamp.bytes &&
-        header.source_mtime_ns == stamp.mtime_ns && header.undirected_option == options.undirected &&
-        header.rule_key == key && header.source_format == format) {
-      io::CacheInfo info;
-      AnyCsr graph = io::read_cache(cache_path, &info);
+  if (cacheable) {
+    io::CacheInfo info;
+    if (std::optional<AnyCsr> cached = read_fresh_cache(path, cache_path, format, options, key, info)) {
       report.format = Format::Binary;
       fill_from_cache(report, info);
       report.total_seconds = seconds_since(start);
       report.cache_saved_seconds = info.original_seconds - report.total_seconds;
       if (options.progress && info.original_seconds > 1.0)
-        std::fprintf(stderr, "%s: loaded from cache %s in %.2f s (reading the text took %.2f s)\n", path.c_str(),
-                     cache_path.c_str(), report.total_seconds, info.original_seconds);
+        std::fprintf(stderr, "%s: loaded from cache %s in %.2f s (reading the text took %.2f s)\n",
+                     printable(path).c_str(), printable(cache_path).c_str(), report.total_seconds,
+                     info.original_seconds);
       if (report_out) *report_out = std::move(report);
-      return graph;
+      return std::move(*cached);
     }
   }
 
   io::ParsedGraph parsed;
+  io::FileIdentity source;
+  std::uint64_t source_hash = 0;
   {
-    const io::FileData file = io::FileData::open(path, options.progress);
+    const io::FileData file = io::FileData::open(path, options.progress, cacheable);
     io::ReadOptions read_options;
     read_options.weights = options.weights;
     read_options.threads = options.threads;
     read_options.progress = options.progress;
-    switch (format) {
-      case Format::MatrixMarket: parsed = io::read_matrix_market(file, path, read_options); break;
-      case Format::Dimacs: parsed = io::read_dimacs(file, path, read_options); break;
-      case Format::EdgeList: parsed = io::read_edge_list(file, path, read_options); break;
-      default: throw InputError(InputErrorKind::BadArgument, path, 0, "no reader for this format");
+    try {
+      switch (format) {
+        case Format::MatrixMarket: parsed = io::read_matrix_market(file, path, read_options); break;
+        case Format::Dimacs: parsed = io::read_dimacs(file, path, read_options); break;
+        case Format::EdgeList: parsed = io::read_edge_list(file, path, read_options); break;
+        default: throw InputError(InputErrorKind::BadArgument, path, 0, "no reader for this format");
+      }
+    } catch (const InputError&) {
+      file.check_unchanged();  // a file cut short while parsing is the error to tell
+      throw;
     }
+    file.check_unchanged();
+    source = file.identity();
+    source_hash = file.source_hash();
+    report.file_bytes = file.file_bytes();
   }  // the file's bytes are released before building
   report.parse_seconds = seconds_since(start);
   report.format = format;
@@ -219,7 +266,7 @@ AnyCsr load_graph(const std::string& path, const LoadOptions& options, LoadRepor
 
   const auto build_start = Clock::now();
   const bool announce = options.progress && report.parse_seconds > 1.0;
-  if (announce) std::fprintf(stderr, "%s: building CSR ...", path.c_str());
+  if (announce) std::fprintf(stderr, "%s: building CSR ...", printable(path).c_str());
   BuildOptions build_options;
   build_options.symmetrize = report.symmetric;
   AnyCsr graph = std::visit(
@@ -227,15 +274,18 @@ AnyCsr load_graph(const std::string& path, const LoadOptions& options, LoadRepor
   report.build_seconds = seconds_since(build_start);
   if (announce) std::fprintf(stderr, " %.2f s\n", report.build_seconds);
 
-  if (options.use_cache) {
+  if (cacheable) {
     io::CacheInfo info;
     info.id_base = report.id_base;
     info.symmetric = report.symmetric;
     info.undirected_option = options.undirected;
     info.file_has_weights = report.file_has_weights;
     info.source_format = format;
-    info.source_bytes = stamp.bytes;
-    info.source_mtime_ns = stamp.mtime_ns;
+    info.source_bytes = source.bytes;
+    info.source_mtime_ns = source.mtime_ns;
+    info.source_hash = source_hash;
+    info.source_inode = source.inode;
+    info.source_device = source.device;
     info.build = report.build;
     info.original_seconds = seconds_since(start);
     info.rule_key = key;

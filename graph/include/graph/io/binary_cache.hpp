@@ -13,7 +13,9 @@
 //   80  f64 seconds the original parse + build took
 //   88  u32 bytes of the rule key    92  u32 bytes of the applied rule
 //   96  u64 checksum (see below)
-//   104 reserved (zero) up to 128
+//   104 u64 content hash of the source file's bytes as stored (compressed
+//       for gzip), the cache's proof that it was built from this content
+//   112 u64 source inode    120 u64 source device (both for reports only)
 //   then rule key, applied rule, zero padding to 8,
 //   offsets (vertices + 1 u64), targets (arcs u32), weights (arcs u32/float),
 //   each padded to 8 bytes.
@@ -23,6 +25,7 @@
 // 1 MiB blocks, which are computed in parallel. Padding is not covered.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -32,7 +35,7 @@
 
 namespace graph::io {
 
-inline constexpr std::uint32_t kCacheVersion = 1;
+inline constexpr std::uint32_t kCacheVersion = 2;
 
 // Everything the cache stores besides the arrays.
 struct CacheInfo {
@@ -47,6 +50,8 @@ struct CacheInfo {
   Format source_format = Format::Auto;
   std::uint64_t source_bytes = 0;
   std::int64_t source_mtime_ns = 0;
+  std::uint64_t source_hash = 0;  // io::hash_file of the source when built
+  std::uint64_t source_inode = 0, source_device = 0;
   BuildStats build;
   double original_seconds = 0;  // what parsing + building the source took
   std::string rule_key;         // the requested weight rule, seed included (see rule_key())
@@ -57,20 +62,47 @@ struct CacheInfo {
 // because a pattern file's weights depend on it even under "file".
 std::string rule_key(const WeightRule& rule);
 
-// Size and modification time of a file; throws InputError(CannotOpen).
-struct SourceStamp {
-  std::uint64_t bytes = 0;
-  std::int64_t mtime_ns = 0;
-};
-SourceStamp stamp_of(const std::string& path);
+// One open cache file: the header is read and checked on open, and the
+// arrays are read from the same open file, so a cache replaced between the
+// two (another process writing the same path) cannot pair one file's header
+// with another's arrays.
+class CacheFile {
+ public:
+  static constexpr std::size_t kHeaderBytes = 128;
+  struct Layout {
+    std::uint64_t strings_at = kHeaderBytes, offsets_at = 0, targets_at = 0, weights_at = 0, total = 0;
+  };
 
-// Reads and checks only the header (magic, sizes against the file's size).
-// Throws InputError(CorruptCache) naming the cache file when it is not a
-// cache or is truncated; a different version is returned, not thrown.
+  // Reads and checks the header (magic, sizes against the file's size,
+  // plausible fields, printable strings). Throws InputError(CorruptCache)
+  // naming the file when it is not a cache or is truncated; a different
+  // version is kept in info().version, not thrown.
+  explicit CacheFile(const std::string& path);
+  ~CacheFile();
+  CacheFile(const CacheFile&) = delete;
+  CacheFile& operator=(const CacheFile&) = delete;
+
+  const CacheInfo& info() const { return info_; }
+
+  // The whole graph, checked: version, memory budget, checksum, and every
+  // CSR invariant the solvers rely on (graph/csr_check.hpp). Throws
+  // InputError(CorruptCache) naming the file on any failure.
+  AnyCsr read() const;
+
+ private:
+  void read_header();
+
+  std::string path_;
+  int fd_ = -1;
+  unsigned char header_[kHeaderBytes] = {};
+  CacheInfo info_;
+  Layout layout_;
+};
+
+// CacheFile(path).info().
 CacheInfo read_cache_header(const std::string& path);
 
-// Reads the whole cache and checks it (version, size, checksum, CSR
-// structure). Throws InputError(CorruptCache) naming the file on any failure.
+// CacheFile(path).read(), with its info.
 AnyCsr read_cache(const std::string& path, CacheInfo* info = nullptr);
 
 // Writes atomically: a temporary file in the same directory, then rename.
