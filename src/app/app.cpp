@@ -18,6 +18,7 @@
 #include "app/auto_choice.hpp"
 #include "app/batch.hpp"
 #include "app/distance_output.hpp"
+#include "graph/memory_budget.hpp"
 #include "app/harness.hpp"
 #include "app/json_report.hpp"
 #include "app/options.hpp"
@@ -115,6 +116,43 @@ void check_output_path(const std::string& path, const std::string& option) {
   if (!fs::is_directory(dir, ec))
     throw UsageError(option + " " + path + ": directory '" + dir.string() + "' does not exist");
   if (fs::is_directory(file, ec)) throw UsageError(option + " " + path + ": is a directory");
+  if (fs::is_block_file(file, ec)) throw UsageError(option + " " + path + ": is a block device");
+}
+
+// True when `a` and `b` name one file that a write to one would replace: the
+// same inode where both exist (symlinks, hard links, "./a" and "a"), else the
+// same path once symlinks and ".." are resolved. A character device (a
+// terminal, /dev/null) takes any number of writers.
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec_a, ec_b;
+  const bool a_exists = fs::exists(a, ec_a), b_exists = fs::exists(b, ec_b);
+  if (a_exists != b_exists) return false;
+  if (a_exists) {
+    std::error_code ec;
+    return fs::equivalent(a, b, ec) && !fs::is_character_file(a, ec);
+  }
+  const fs::path canonical_a = fs::weakly_canonical(a, ec_a), canonical_b = fs::weakly_canonical(b, ec_b);
+  return !ec_a && !ec_b && canonical_a == canonical_b;
+}
+
+// An output that names an input or the other output would overwrite it
+// (--output over --graph leaves distances where the graph was): refused
+// before anything is loaded.
+void check_outputs_distinct(const AppOptions& o) {
+  const std::pair<const char*, const std::string*> inputs[] = {
+      {"--graph", &o.graph_path}, {"--sources", &o.sources_file.path}, {"--targets", &o.targets_file.path}};
+  const std::pair<const char*, const std::string*> outputs[] = {{"--output", &o.output_path},
+                                                                {"--json", &o.json_path}};
+  for (const auto& [option, path] : outputs) {
+    if (path->empty()) continue;
+    for (const auto& [input, input_path] : inputs)
+      if (!input_path->empty() && same_file(*path, *input_path))
+        throw UsageError(std::string(option) + " " + *path + " and " + input + " " + *input_path +
+                         " name the same file: the run would overwrite its input");
+  }
+  if (!o.output_path.empty() && !o.json_path.empty() && same_file(o.output_path, o.json_path))
+    throw UsageError("--output " + o.output_path + " and --json " + o.json_path +
+                     " name the same file: one would overwrite the other");
 }
 
 struct LoadedGraph {
@@ -223,6 +261,7 @@ class Runner {
   void keep_distances(std::size_t source_index, std::vector<Dist>&& distances, const std::string& strategy);
   std::optional<PathInfo> path_info(std::optional<graph::vertex_id> target);
   void write_outputs();
+  void check_result_memory() const;
   // --contract: contracts the graph where asked and where it pays, and sets
   // run_.contraction either way.
   void decide_contraction();
@@ -717,6 +756,7 @@ int Runner<Weight>::run() {
     run_.auto_strategy = chosen.info;
   }
   plan_ = plan_batches(o_, device_choice_.kind, algorithms_, sources_.size());
+  check_result_memory();
   decide_contraction();
   graph::Csr<Weight> rule_scratch;
   const auto [rule_g, rule_source] = rule_graph(rule_scratch);
@@ -954,30 +994,45 @@ std::optional<PathInfo> Runner<Weight>::path_info(std::optional<graph::vertex_id
   return path;
 }
 
+// A batch call holds a distance row per source, and --output keeps a row
+// per source (every vertex without --targets) until the run ends: refused
+// before solving when that cannot fit, as a graph that cannot is.
+template <class Weight>
+void Runner<Weight>::check_result_memory() const {
+  const std::uint64_t row_bytes = std::uint64_t{g_.num_vertices} * sizeof(Dist);
+  const std::uint64_t batch_rows = plan_.any() ? plan_.size : 1;
+  const std::uint64_t kept_rows = output_ && output_->keeps_whole_rows() ? sources_.size() : 0;
+  graph::detail::check_host_bytes(
+      o_.sources_file.path.empty() ? "--sources" : o_.sources_file.path, 0,
+      graph::detail::mul_add_sat(batch_rows + kept_rows, row_bytes, 0),
+      "keeping the distances of " + std::to_string(sources_.size()) + " sources (" +
+          std::to_string(g_.num_vertices) + " vertices each)");
+}
+
+// Every file is written (to a temporary file beside it) before any is put in
+// place, so a failure of either leaves the files already there as they were
+// and writes nothing. A FIFO or device gets its bytes as they are written,
+// which cannot be taken back: it is written last.
 template <class Weight>
 void Runner<Weight>::write_outputs() {
-  if (output_) {
-    output_->write();
-    if (!o_.quiet) out_ << "distances     " << o_.output_path << " " << output_->describe() << "\n";
-  }
-  if (!o_.json_path.empty()) {
-    try {
-      write_file_atomically(o_.json_path, to_json(o_, run_).dump(2) + "\n");
-    } catch (...) {
-      // No partial output: the run failed, so its distance file goes too.
-      if (!o_.output_path.empty()) {
-        std::error_code ignored;
-        fs::remove(o_.output_path, ignored);
-      }
-      throw;
-    }
-    if (!o_.quiet) out_ << "json          " << o_.json_path << "\n";
-  }
+  std::optional<graph::detail::AtomicFile> distances;
+  std::optional<StagedFile> json;
+  if (output_) distances.emplace(o_.output_path);
+  const bool distances_last = distances && distances->in_place();
+  if (distances && !distances_last) output_->stage(*distances);
+  if (!o_.json_path.empty()) json.emplace(o_.json_path, to_json(o_, run_).dump(2) + "\n");
+  if (distances_last) output_->stage(*distances);
+
+  if (distances) distances->commit();
+  if (json) json->commit();
+  if (!o_.quiet && output_) out_ << "distances     " << o_.output_path << " " << output_->describe() << "\n";
+  if (!o_.quiet && json) out_ << "json          " << o_.json_path << "\n";
 }
 
 int run(const AppOptions& o, std::ostream& out, std::ostream& err) {
   check_output_path(o.output_path, "--output");
   check_output_path(o.json_path, "--json");
+  check_outputs_distinct(o);
 
   // Probe the GPU only when it might be used.
   std::string why_not;

@@ -2,7 +2,7 @@
 // written only after it succeeded. One source: "id distance" lines (the
 // format of the reference .dist files); several: one column per source; with
 // --targets: one "source target distance" line per pair
-// (graph/distance_io.hpp writes all three, atomically).
+// (graph/distance_io.hpp writes all three, through graph/atomic_file.hpp).
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "graph/atomic_file.hpp"
 #include "graph/distance_io.hpp"
 #include "graph/types.hpp"
 
@@ -31,6 +32,8 @@ class DistanceOutput {
         kept_(sources_.size(), false) {}
 
   bool wanted() const { return !path_.empty(); }
+  // Whether each kept row holds every vertex (no --targets).
+  bool keeps_whole_rows() const { return wanted() && targets_.empty(); }
 
   // Keeps source `index`'s distances (only the targets' with --targets); the
   // first call for an index wins: the file holds the first strategy's result.
@@ -46,16 +49,16 @@ class DistanceOutput {
     if (from_.empty()) from_ = strategy;
   }
 
-  // Writes the file (nothing without --output).
-  void write() const {
-    if (!wanted()) return;
+  // Writes the distances into `out` (opened on the --output path) and
+  // finishes it; the caller commits it, together with the run's other outputs.
+  void stage(graph::detail::AtomicFile& out) const {
     const Dist infinity = graph::infinite_distance<Weight>();
     if (!targets_.empty()) {
-      graph::write_target_distances<Dist>(path_, user_ids(sources_), user_ids(targets_), rows_, infinity);
+      graph::write_target_distances<Dist>(out, user_ids(sources_), user_ids(targets_), rows_, infinity);
     } else if (sources_.size() == 1) {
-      graph::write_distances<Dist>(path_, rows_.front(), infinity, id_base_);
+      graph::write_distances<Dist>(out, rows_.front(), infinity, id_base_);
     } else {
-      graph::write_distance_table<Dist>(path_, user_ids(sources_), rows_, infinity, id_base_);
+      graph::write_distance_table<Dist>(out, user_ids(sources_), rows_, infinity, id_base_);
     }
   }
 

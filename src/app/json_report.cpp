@@ -10,6 +10,7 @@
 
 #include <unistd.h>
 
+#include "graph/error.hpp"
 #include "sssp/auto_strategy.hpp"
 
 #include "sssp_git_commit.h"  // generated at build time (cmake/GitCommit.cmake)
@@ -271,18 +272,37 @@ json to_json(const AppOptions& options, const RunSummary& run) {
   return j;
 }
 
-void write_file_atomically(const std::string& path, const std::string& content) {
-  // A failed write is a runtime failure (exit 1), not bad input (exit 2).
+namespace {
+
+// e.what() is "PATH: reason" (line 0); keep the reason, say what failed.
+std::runtime_error cannot_write(const std::string& path, const graph::InputError& e) {
+  const std::string what = e.what();
+  const std::string reason = what.compare(0, path.size() + 2, path + ": ") == 0 ? what.substr(path.size() + 2) : what;
+  return std::runtime_error(path + ": cannot write (" + reason + ")");
+}
+
+}  // namespace
+
+StagedFile::StagedFile(const std::string& path, const std::string& content) : path_(path) {
   try {
-    graph::detail::AtomicFile out(path);
-    out.write(content);
-    out.commit();
+    file_.emplace(path);
+    file_->write(content);
+    file_->finish();
   } catch (const graph::InputError& e) {
-    // e.what() is "PATH: reason" (line 0); keep the reason, say what failed.
-    const std::string what = e.what();
-    const std::string reason = what.compare(0, path.size() + 2, path + ": ") == 0 ? what.substr(path.size() + 2) : what;
-    throw std::runtime_error(path + ": cannot write (" + reason + ")");
+    throw cannot_write(path_, e);
   }
+}
+
+void StagedFile::commit() {
+  try {
+    file_->commit();
+  } catch (const graph::InputError& e) {
+    throw cannot_write(path_, e);
+  }
+}
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  StagedFile(path, content).commit();
 }
 
 }  // namespace app

@@ -92,6 +92,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/options.hpp"
+#include "graph/atomic_file.hpp"
 #include "app/report.hpp"
 
 namespace app {
@@ -123,8 +124,25 @@ struct RunSummary {
 nlohmann::json to_json(const AppOptions& options, const RunSummary& run);
 
 // Writes `content` to a temporary file beside `path`, then renames it over
-// `path`: readers never see a half-written file. Throws std::runtime_error
-// naming the file on failure (the temporary file is removed).
+// `path`: readers never see a half-written file (a FIFO or device is written
+// in place, a symlink followed: graph/atomic_file.hpp). Throws
+// std::runtime_error naming the file on failure (the temporary file is
+// removed): a failed write is a runtime failure, not bad input.
 void write_file_atomically(const std::string& path, const std::string& content);
+
+// write_file_atomically in two steps, for files that must appear together or
+// not at all: the constructor writes `content` and finishes the file (the
+// step that may fail), commit() puts it in place. Destroyed uncommitted, it
+// leaves `path` as it was. Errors as write_file_atomically's.
+class StagedFile {
+ public:
+  StagedFile(const std::string& path, const std::string& content);
+  void commit();
+  bool in_place() const { return file_->in_place(); }
+
+ private:
+  std::string path_;
+  std::optional<graph::detail::AtomicFile> file_;
+};
 
 }  // namespace app

@@ -4,6 +4,8 @@
 // stdout, no --output / --json file, an earlier result file left untouched
 // and no temporary file left behind.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -15,6 +17,8 @@
 #include <vector>
 
 #include "app/app.hpp"
+#include "graph/csr.hpp"
+#include "graph/io/binary_cache.hpp"
 #include "app_test_support.hpp"
 #include "test_support.hpp"
 
@@ -148,17 +152,101 @@ TEST_F(AppHostile, FormatOptionAppliesTheSameChecks) {
   expect_refused({"graph.gr", "p sp 3 1\na 1 2 3\n", 0}, {"--format", "bin"});
 }
 
-// A write that fails after the solve (here: the JSON's temporary name is
-// taken by a directory) is a runtime failure: exit 1, one line, and the
-// distance file already written is removed, so no half set of results stays.
+// A write that fails after the solve (here: the JSON goes to a device that
+// is always full, /dev/full's numbers) is a runtime failure: exit 1, one
+// line, and the distance file is never put in place, so no half set of
+// results stays. (Output files are staged together: app.cpp write_outputs.)
 TEST_F(AppHostile, FailedJsonWriteLeavesNoDistanceFile) {
   const std::string graph = good_graph();
-  fs::create_directory(json_ + ".tmp." + std::to_string(::getpid()));
-  const Result r = run({"--graph", graph, "--device", "cpu", "--output", dist_, "--json", json_});
+  const std::string full = (dir_ / "full").string();
+  if (::mknod(full.c_str(), S_IFCHR | 0666, makedev(1, 7)) != 0) fs::create_symlink("/dev/full", full);
+  const Result r = run({"--graph", graph, "--device", "cpu", "--output", dist_, "--json", full});
   EXPECT_EQ(r.code, 1) << r.err;
   ASSERT_FALSE(r.err.empty());
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
-  EXPECT_EQ(r.err.rfind("sssp: " + json_ + ": cannot write", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.rfind("sssp: " + full + ": cannot write", 0), 0u) << r.err;
   EXPECT_FALSE(fs::exists(dist_));
-  EXPECT_FALSE(fs::exists(json_));
+  for (const auto& entry : fs::directory_iterator(dir_))
+    EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos) << entry.path();
+}
+
+// ---------------------------------------------------------------- second pass
+
+// Weights past the double range written without an exponent were read as 0:
+// wrong distances with exit 0.
+TEST_F(AppHostile, RealWeightsBeyondDoubleRangeAreRefusedAtTheirLine) {
+  const std::string huge = "1" + std::string(309, '0');
+  expect_refused({"huge.mtx", kReal + "3 3 2\n1 2 1\n2 3 " + huge + "\n", 4});
+  expect_refused({"huge_neg.mtx", kReal + "3 3 2\n1 2 1\n2 3 -" + huge + "\n", 4});
+  expect_refused({"mantissa.el", "0 1 1.5\n1 2 " + std::string(420, '9') + "e-10\n", 2});
+}
+
+// Checksum-valid caches that break the CSR's invariants crashed the
+// contraction (duplicate arcs) or printed wrong distances (unsorted rows,
+// weights near FLT_MAX). Given directly, or found beside their source with
+// the source's own content hash, they are refused before any solver runs.
+TEST_F(AppHostile, CraftedCachesAreRefusedWhereverTheyAreFound) {
+  graph::IntCsr duplicate;
+  duplicate.num_vertices = 3;
+  duplicate.offsets = {0, 2, 3, 3};
+  duplicate.targets = {1, 1, 2};
+  duplicate.weights = {4, 2, 5};
+  graph::IntCsr unsorted = duplicate;
+  unsorted.targets = {2, 1, 2};
+  graph::FloatCsr near_max;
+  near_max.num_vertices = 3;
+  near_max.offsets = {0, 1, 2, 2};
+  near_max.targets = {1, 2};
+  near_max.weights = {3e38f, 3e38f};
+  for (const graph::AnyCsr& bad : {graph::AnyCsr(duplicate), graph::AnyCsr(unsorted), graph::AnyCsr(near_max)}) {
+    const std::string direct = (dir_ / "crafted.bin").string();
+    graph::io::write_cache(direct, bad, graph::io::CacheInfo{});
+    const Result r = run({"--graph", direct, "--device", "cpu", "--source", "1"});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(r.err.rfind("sssp: " + direct + ": corrupt binary cache", 0), 0u) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  // Beside a source: a real cache's header (so its content hash matches)
+  // over crafted arrays.
+  const std::string source = good_graph();
+  ASSERT_EQ(run({"--graph", source, "--device", "cpu", "--cache", "-q"}).code, 0);
+  const std::string cache = source + ".bin.cache";
+  const graph::io::CacheInfo header = graph::io::read_cache_header(cache);
+  graph::io::write_cache(cache, graph::AnyCsr(duplicate), header);
+  const Result r = run({"--graph", source, "--device", "cpu", "--cache", "--source", "1"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("sssp: " + cache + ": corrupt binary cache", 0), 0u) << r.err;
+}
+
+TEST_F(AppHostile, ASymlinkLoopIsOneLineAndExitTwo) {
+  const std::string a = (dir_ / "a.mtx").string(), b = (dir_ / "b.mtx").string();
+  fs::create_symlink(b, a);
+  fs::create_symlink(a, b);
+  const Result r = run({"--graph", a, "--device", "cpu"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+  EXPECT_EQ(r.err.rfind("sssp: " + a + ": cannot open", 0), 0u) << r.err;
+}
+
+TEST_F(AppHostile, MalformedMemoryLimitIsRefused) {
+  const std::string graph = good_graph();
+  for (const char* bad : {"512MB", "0.5G", "abc"}) {
+    const test_support::ScopedEnv limit("SSSP_HOST_MEMORY_LIMIT", bad);
+    const Result r = run({"--graph", graph, "--device", "cpu"});
+    EXPECT_EQ(r.code, 2) << bad << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("sssp: SSSP_HOST_MEMORY_LIMIT: '" + std::string(bad) + "' is not a memory size", 0), 0u)
+        << r.err;
+  }
+}
+
+// 20k sources under a memory limit aborted (exit 134) with bad_alloc thrown
+// inside an OpenMP region; now the run is refused before it solves.
+TEST_F(AppHostile, ManySourcesUnderAMemoryLimitAreRefused) {
+  const test_support::ScopedEnv limit("SSSP_HOST_MEMORY_LIMIT", "1G");
+  const Result r = run({"--generate", "grid:300:300", "--random-sources", "20000", "--device", "cpu", "-q",
+                        "--output", dist_});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+  EXPECT_NE(r.err.find("of host memory"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dist_));
 }

@@ -1,73 +1,62 @@
-// Atomic output files, shared by every writer (distances, Matrix Market,
-// the sssp JSON record): data goes to a temporary file beside the target, which
-// is renamed over the target only after every byte was written and flushed.
-// A reader never sees a partial file, and an error leaves the old file intact.
+// Output files, shared by every writer (distances, Matrix Market, the sssp
+// JSON record). What the target is decides how it is written:
+//  - missing or a regular file: the data goes to a temporary file beside it,
+//    renamed over it only after every byte was written and flushed, so a
+//    reader never sees a partial file and an error leaves the old one intact
+//    (its permission bits are kept);
+//  - a FIFO, character device or socket: written in place, because a rename
+//    would put a regular file where the FIFO or device was (`--output
+//    /dev/null` must not replace the system's /dev/null);
+//  - a symlink: followed, so the link stays a link and the file it points to
+//    (or, dangling, would point to) gets the data by the rules above;
+//  - a directory or block device: refused.
+// Several files can be put in place together: finish() every one (the step
+// that may fail), then commit() them.
 #pragma once
 
-#include <unistd.h>
-
-#include <cerrno>
+#include <cstddef>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <string>
-#include <system_error>
-
-#include "graph/error.hpp"
 
 namespace graph::detail {
 
 class AtomicFile {
  public:
-  explicit AtomicFile(std::string path)
-      : path_(std::move(path)), temp_path_(path_ + ".tmp." + std::to_string(::getpid())) {
-    file_ = std::fopen(temp_path_.c_str(), "wb");
-    if (!file_) fail("cannot create temporary file " + temp_path_);
-    // Large stdio buffer: callers write big formatted blocks anyway.
-    std::setvbuf(file_, nullptr, _IOFBF, 1 << 20);
-  }
+  // Opens the temporary file, or the target itself when it is written in
+  // place (a FIFO's open waits for its reader). Throws InputError(CannotOpen)
+  // naming `path`.
+  explicit AtomicFile(std::string path);
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
-  ~AtomicFile() {
-    if (file_) {  // not committed: an exception is unwinding
-      std::fclose(file_);
-      std::remove(temp_path_.c_str());
-    }
-  }
+  // Not committed (an exception is unwinding): the temporary file is removed
+  // and the target left as it was.
+  ~AtomicFile();
 
-  void write(const char* data, std::size_t bytes) {
-    if (bytes != 0 && std::fwrite(data, 1, bytes, file_) != bytes) fail("write failed on " + temp_path_);
-  }
+  void write(const char* data, std::size_t bytes);
   void write(const std::string& text) { write(text.data(), text.size()); }
 
-  // Flushes, closes and renames over the target.
-  void commit() {
-    const bool flushed = std::fflush(file_) == 0;
-    const int flush_errno = errno;
-    const bool closed = std::fclose(file_) == 0;
-    file_ = nullptr;
-    if (!flushed || !closed) {
-      std::remove(temp_path_.c_str());
-      errno = flushed ? errno : flush_errno;
-      fail("write failed on " + temp_path_);
-    }
-    std::error_code ec;
-    std::filesystem::rename(temp_path_, path_, ec);
-    if (ec) {
-      std::remove(temp_path_.c_str());
-      throw InputError(InputErrorKind::CannotOpen, path_, 0, "cannot rename " + temp_path_ + ": " + ec.message());
-    }
-  }
+  // Flushes and closes; nothing may be written after it. On failure the
+  // target is untouched (in place: it has what reached it so far).
+  void finish();
+  // finish() unless done, then renames the temporary file over the target
+  // (nothing more for a target written in place).
+  void commit();
+
+  // True for a FIFO, device or socket, which gets the bytes as they are written.
+  bool in_place() const { return in_place_; }
+  const std::string& path() const { return path_; }
 
  private:
-  [[noreturn]] void fail(const std::string& what) {
-    const std::string reason = std::strerror(errno);
-    throw InputError(InputErrorKind::CannotOpen, path_, 0, what + ": " + reason);
-  }
+  [[noreturn]] void fail(const std::string& what, int error);
 
-  std::string path_;
-  std::string temp_path_;
+  std::string path_;       // as the caller named it, for messages
+  std::string target_;     // path_ with symlinks followed: what the rename replaces
+  std::string temp_path_;  // empty when written in place
   std::FILE* file_ = nullptr;
+  bool in_place_ = false;
+  bool finished_ = false;
+  bool committed_ = false;
+  bool failed_ = false;  // a write, flush or rename failed: nothing may be committed
 };
 
 }  // namespace graph::detail

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "graph/atomic_file.hpp"
 #include "graph/types.hpp"
 
 namespace graph {
@@ -16,7 +17,9 @@ namespace graph {
 // naming file and line on malformed lines, duplicate or out-of-range ids.
 std::vector<double> read_distances(const std::string& path, std::uint32_t id_base = 1);
 
-// Writes atomically (temporary file, then rename): no partial output on error.
+// Writes through detail::AtomicFile (graph/atomic_file.hpp): a regular file
+// is replaced atomically (temporary file, then rename: no partial output on
+// error), a FIFO or device written in place, a symlink followed.
 template <class Dist>
 void write_distances(const std::string& path, const std::vector<Dist>& dist, Dist infinity,
                      std::uint32_t id_base = 1);
@@ -39,6 +42,21 @@ void write_distance_table(const std::string& path, const std::vector<std::uint64
 // sizes disagree.
 template <class Dist>
 void write_target_distances(const std::string& path, const std::vector<std::uint64_t>& source_ids,
+                            const std::vector<std::uint64_t>& target_ids,
+                            const std::vector<std::vector<Dist>>& distances, Dist infinity);
+
+// The same three into a file the caller opened, for outputs that must be put
+// in place together: every byte is written and `out` finished (the step that
+// may fail), and out.commit() is left to the caller. Dropped uncommitted, the
+// file leaves its target as it was.
+template <class Dist>
+void write_distances(detail::AtomicFile& out, const std::vector<Dist>& dist, Dist infinity,
+                     std::uint32_t id_base = 1);
+template <class Dist>
+void write_distance_table(detail::AtomicFile& out, const std::vector<std::uint64_t>& source_ids,
+                          const std::vector<std::vector<Dist>>& rows, Dist infinity, std::uint32_t id_base = 1);
+template <class Dist>
+void write_target_distances(detail::AtomicFile& out, const std::vector<std::uint64_t>& source_ids,
                             const std::vector<std::uint64_t>& target_ids,
                             const std::vector<std::vector<Dist>>& distances, Dist infinity);
 

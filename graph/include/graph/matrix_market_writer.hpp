@@ -17,8 +17,10 @@ struct MatrixMarketWriteOptions {
   std::string comment;  // written as "% ..." lines after the banner; may hold newlines
 };
 
-// Writes atomically (temporary file, then rename); throws InputError(CannotOpen)
-// naming the path when it cannot be written. Formats in parallel (OpenMP).
+// Writes through detail::AtomicFile (graph/atomic_file.hpp): a regular file
+// atomically (temporary file, then rename), a FIFO or device in place, a
+// symlink followed; throws InputError(CannotOpen) naming the path when it
+// cannot be written. Formats in parallel (OpenMP).
 void write_matrix_market(const std::string& path, const IntCsr& graph,
                          const MatrixMarketWriteOptions& options = {});
 

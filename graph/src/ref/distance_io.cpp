@@ -113,7 +113,7 @@ namespace {
 // the infinity of the distance type as -1.
 class LineWriter {
  public:
-  explicit LineWriter(const std::string& path) : out_(path), buffer_(kBlockBytes + kMaxItem, '\0') {}
+  explicit LineWriter(detail::AtomicFile& out) : out_(out), buffer_(kBlockBytes + kMaxItem, '\0') {}
 
   void text(const std::string& s) {
     for (const char c : s) put(c);
@@ -136,9 +136,11 @@ class LineWriter {
     room();
     buffer_[used_++] = c;
   }
-  void commit() {
+  // Writes what is left and finishes the file; committing it is the caller's.
+  void finish() {
     out_.write(buffer_.data(), used_);
-    out_.commit();
+    used_ = 0;
+    out_.finish();
   }
 
  private:
@@ -153,7 +155,7 @@ class LineWriter {
     used_ = 0;
   }
 
-  detail::AtomicFile out_;
+  detail::AtomicFile& out_;
   std::string buffer_;
   std::size_t used_ = 0;
 };
@@ -161,19 +163,19 @@ class LineWriter {
 }  // namespace
 
 template <class Dist>
-void write_distances(const std::string& path, const std::vector<Dist>& dist, Dist infinity, std::uint32_t id_base) {
-  LineWriter out(path);
+void write_distances(detail::AtomicFile& file, const std::vector<Dist>& dist, Dist infinity, std::uint32_t id_base) {
+  LineWriter out(file);
   for (std::size_t v = 0; v < dist.size(); ++v) {
     out.id(static_cast<std::uint64_t>(v) + id_base);
     out.put(' ');
     out.distance(dist[v], infinity);
     out.put('\n');
   }
-  out.commit();
+  out.finish();
 }
 
 template <class Dist>
-void write_distance_table(const std::string& path, const std::vector<std::uint64_t>& source_ids,
+void write_distance_table(detail::AtomicFile& file, const std::vector<std::uint64_t>& source_ids,
                           const std::vector<std::vector<Dist>>& rows, Dist infinity, std::uint32_t id_base) {
   if (rows.size() != source_ids.size())
     throw std::invalid_argument("write_distance_table: " + std::to_string(rows.size()) + " rows for " +
@@ -181,7 +183,7 @@ void write_distance_table(const std::string& path, const std::vector<std::uint64
   const std::size_t n = rows.empty() ? 0 : rows.front().size();
   for (const auto& row : rows)
     if (row.size() != n) throw std::invalid_argument("write_distance_table: rows of different lengths");
-  LineWriter out(path);
+  LineWriter out(file);
   out.text("# id");
   for (const std::uint64_t s : source_ids) {
     out.text(" d(");
@@ -197,11 +199,11 @@ void write_distance_table(const std::string& path, const std::vector<std::uint64
     }
     out.put('\n');
   }
-  out.commit();
+  out.finish();
 }
 
 template <class Dist>
-void write_target_distances(const std::string& path, const std::vector<std::uint64_t>& source_ids,
+void write_target_distances(detail::AtomicFile& file, const std::vector<std::uint64_t>& source_ids,
                             const std::vector<std::uint64_t>& target_ids,
                             const std::vector<std::vector<Dist>>& distances, Dist infinity) {
   if (distances.size() != source_ids.size())
@@ -211,7 +213,7 @@ void write_target_distances(const std::string& path, const std::vector<std::uint
     if (row.size() != target_ids.size())
       throw std::invalid_argument("write_target_distances: a row of " + std::to_string(row.size()) + " for " +
                                   std::to_string(target_ids.size()) + " targets");
-  LineWriter out(path);
+  LineWriter out(file);
   out.text("# source target distance\n");
   for (std::size_t i = 0; i < source_ids.size(); ++i) {
     for (std::size_t j = 0; j < target_ids.size(); ++j) {
@@ -223,28 +225,48 @@ void write_target_distances(const std::string& path, const std::vector<std::uint
       out.put('\n');
     }
   }
-  out.commit();
+  out.finish();
 }
 
-template void write_distances(const std::string&, const std::vector<std::uint64_t>&, std::uint64_t, std::uint32_t);
-template void write_distances(const std::string&, const std::vector<std::uint32_t>&, std::uint32_t, std::uint32_t);
-template void write_distances(const std::string&, const std::vector<float>&, float, std::uint32_t);
-template void write_distances(const std::string&, const std::vector<double>&, double, std::uint32_t);
-template void write_distance_table(const std::string&, const std::vector<std::uint64_t>&,
-                                   const std::vector<std::vector<std::uint64_t>>&, std::uint64_t, std::uint32_t);
-template void write_target_distances(const std::string&, const std::vector<std::uint64_t>&,
-                                     const std::vector<std::uint64_t>&, const std::vector<std::vector<std::uint64_t>>&, std::uint64_t);
-template void write_distance_table(const std::string&, const std::vector<std::uint64_t>&,
-                                   const std::vector<std::vector<std::uint32_t>>&, std::uint32_t, std::uint32_t);
-template void write_target_distances(const std::string&, const std::vector<std::uint64_t>&,
-                                     const std::vector<std::uint64_t>&, const std::vector<std::vector<std::uint32_t>>&, std::uint32_t);
-template void write_distance_table(const std::string&, const std::vector<std::uint64_t>&,
-                                   const std::vector<std::vector<float>>&, float, std::uint32_t);
-template void write_target_distances(const std::string&, const std::vector<std::uint64_t>&,
-                                     const std::vector<std::uint64_t>&, const std::vector<std::vector<float>>&, float);
-template void write_distance_table(const std::string&, const std::vector<std::uint64_t>&,
-                                   const std::vector<std::vector<double>>&, double, std::uint32_t);
-template void write_target_distances(const std::string&, const std::vector<std::uint64_t>&,
-                                     const std::vector<std::uint64_t>&, const std::vector<std::vector<double>>&, double);
+// The path forms: open, write, put in place.
+template <class Dist>
+void write_distances(const std::string& path, const std::vector<Dist>& dist, Dist infinity, std::uint32_t id_base) {
+  detail::AtomicFile file(path);
+  write_distances(file, dist, infinity, id_base);
+  file.commit();
+}
+
+template <class Dist>
+void write_distance_table(const std::string& path, const std::vector<std::uint64_t>& source_ids,
+                          const std::vector<std::vector<Dist>>& rows, Dist infinity, std::uint32_t id_base) {
+  detail::AtomicFile file(path);
+  write_distance_table(file, source_ids, rows, infinity, id_base);
+  file.commit();
+}
+
+template <class Dist>
+void write_target_distances(const std::string& path, const std::vector<std::uint64_t>& source_ids,
+                            const std::vector<std::uint64_t>& target_ids,
+                            const std::vector<std::vector<Dist>>& distances, Dist infinity) {
+  detail::AtomicFile file(path);
+  write_target_distances(file, source_ids, target_ids, distances, infinity);
+  file.commit();
+}
+
+#define GRAPH_DISTANCE_WRITERS(Out, Dist)                                                                    \
+  template void write_distances(Out, const std::vector<Dist>&, Dist, std::uint32_t);                         \
+  template void write_distance_table(Out, const std::vector<std::uint64_t>&, const std::vector<std::vector<Dist>>&, \
+                                     Dist, std::uint32_t);                                                   \
+  template void write_target_distances(Out, const std::vector<std::uint64_t>&, const std::vector<std::uint64_t>&,  \
+                                       const std::vector<std::vector<Dist>>&, Dist);
+GRAPH_DISTANCE_WRITERS(const std::string&, std::uint64_t)
+GRAPH_DISTANCE_WRITERS(const std::string&, std::uint32_t)
+GRAPH_DISTANCE_WRITERS(const std::string&, float)
+GRAPH_DISTANCE_WRITERS(const std::string&, double)
+GRAPH_DISTANCE_WRITERS(detail::AtomicFile&, std::uint64_t)
+GRAPH_DISTANCE_WRITERS(detail::AtomicFile&, std::uint32_t)
+GRAPH_DISTANCE_WRITERS(detail::AtomicFile&, float)
+GRAPH_DISTANCE_WRITERS(detail::AtomicFile&, double)
+#undef GRAPH_DISTANCE_WRITERS
 
 }  // namespace graph
