@@ -139,8 +139,13 @@ bool same_file(const std::string& a, const std::string& b) {
 // (--output over --graph leaves distances where the graph was): refused
 // before anything is loaded.
 void check_outputs_distinct(const AppOptions& o) {
-  const std::pair<const char*, const std::string*> inputs[] = {
-      {"--graph", &o.graph_path}, {"--sources", &o.sources_file.path}, {"--targets", &o.targets_file.path}};
+  // The binary cache is read and written: no output may land on it.
+  const std::string cache =
+      !o.use_cache ? std::string() : o.cache_path.empty() ? o.graph_path + ".bin.cache" : o.cache_path;
+  const std::pair<const char*, const std::string*> inputs[] = {{"--graph", &o.graph_path},
+                                                               {"--sources", &o.sources_file.path},
+                                                               {"--targets", &o.targets_file.path},
+                                                               {"--cache", &cache}};
   const std::pair<const char*, const std::string*> outputs[] = {{"--output", &o.output_path},
                                                                 {"--json", &o.json_path}};
   for (const auto& [option, path] : outputs) {

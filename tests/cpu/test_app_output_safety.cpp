@@ -313,3 +313,20 @@ TEST_F(AppOutputSafety, JsonNamingADirectoryLeavesAnExistingOutputUntouched) {
   EXPECT_TRUE(fs::is_empty(dir_ / "json_dir"));
   expect_no_temp_files();
 }
+
+// The binary cache is written beside the graph or where --cache names: it
+// must not land on the graph itself, and no output may land on it.
+TEST(AppOutputSafetyCache, TheCacheNeitherReplacesTheGraphNorTakesAnOutput) {
+  const fs::path dir = test_support::scratch_dir("output_safety_cache");
+  const std::string graph = (dir / "g.gr").string();
+  std::ofstream(graph) << "p sp 3 2\na 1 2 4\na 2 3 5\n";
+  const std::string before = test_support::read_text(graph);
+  const test_support::SsspRun onto_graph = test_support::run_sssp({"--graph", graph, "--device", "cpu", "--cache=" + graph});
+  EXPECT_EQ(onto_graph.code, 2) << onto_graph.err;
+  EXPECT_EQ(test_support::read_text(graph), before);
+  const test_support::SsspRun onto_cache =
+      test_support::run_sssp({"--graph", graph, "--device", "cpu", "--cache", "--output", graph + ".bin.cache"});
+  EXPECT_EQ(onto_cache.code, 2) << onto_cache.err;
+  EXPECT_NE(onto_cache.err.find("--cache"), std::string::npos) << onto_cache.err;
+  fs::remove_all(dir);
+}

@@ -217,6 +217,12 @@ AnyCsr load_graph(const std::string& path, const LoadOptions& options, LoadRepor
   const std::string cache_path = options.cache_path.empty() ? path + ".bin.cache" : options.cache_path;
   const std::string key = io::rule_key(options.weights);
   if (cacheable) {
+    // A cache written over its own source would destroy the input.
+    struct stat cache_stat {};
+    if (::stat(cache_path.c_str(), &cache_stat) == 0 && cache_stat.st_dev == source_stat.st_dev &&
+        cache_stat.st_ino == source_stat.st_ino)
+      throw InputError(InputErrorKind::BadArgument, cache_path, 0,
+                       "the binary cache path names the graph file itself (" + path + ")");
     io::CacheInfo info;
     if (std::optional<AnyCsr> cached = read_fresh_cache(path, cache_path, format, options, key, info)) {
       report.format = Format::Binary;
