@@ -332,6 +332,11 @@ int bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
       << " source(s) per graph; weights " << o.common.weights << " (file: each file's own, random:1:1000 where a "
       << "graph has none)\n\n"
       << table;
+  for (const auto& r : rows)
+    if (r.unsteady())
+      out << "unsteady: " << r.graph << " " << r.method << ": max " << r.max_ms << " ms is "
+          << r.max_ms / r.median_ms << "x the median " << r.median_ms << " ms (more than "
+          << BenchRow::kUnsteadyRatio << "x: a stall the median hides)\n";
   if (!o.markdown_path.empty()) std::ofstream(o.markdown_path) << table;
   if (!o.common.json_path.empty()) std::ofstream(o.common.json_path) << bench_json(rows, o, device).dump(2) << "\n";
   bool all_valid = true;

@@ -14,7 +14,7 @@ std::string bench_markdown(const std::vector<BenchRow>& rows) {
     s << std::fixed;
     s << "| " << r.graph << " | " << r.vertices << " | " << r.arcs << " | " << r.method << " | "
       << std::setprecision(r.delta < 10 ? 3 : 0) << r.delta << " | " << std::setprecision(3) << r.median_ms << " | "
-      << r.min_ms << "-" << r.max_ms << " | " << std::setprecision(0) << r.mteps << " | " << std::setprecision(2);
+      << r.min_ms << "-" << r.max_ms << (r.unsteady() ? " (unsteady)" : "") << " | " << std::setprecision(0) << r.mteps << " | " << std::setprecision(2);
     if (r.work_ratio > 0) s << r.work_ratio; else s << "-";
     s << " | ";
     if (r.gpu) s << r.iterations;
@@ -56,6 +56,7 @@ nlohmann::json bench_json(const std::vector<BenchRow>& rows, const BenchOptions&
                            {"median_ms", r.median_ms},
                            {"min_ms", r.min_ms},
                            {"max_ms", r.max_ms},
+                           {"unsteady", r.unsteady()},
                            {"mteps", r.mteps},
                            {"work_ratio", r.work_ratio},
                            {"iterations", r.iterations},  // relax rounds (the name make_benchmarks_doc.py reads)

@@ -41,6 +41,12 @@ struct BenchRow {
   double vs_near_far = 0, vs_cpu = 0;
   double upload_ms = 0, load_s = 0;
   std::string valid;  // "yes", "reference" (the CPU row), "NO: ...", "ERROR: ..."
+
+  // A measurement whose slowest run took more than kUnsteadyRatio times its
+  // median: a stall (a host thread descheduled, a clock change) that the
+  // median hides. Flagged in the table and the JSON, never dropped.
+  static constexpr double kUnsteadyRatio = 1.5;
+  bool unsteady() const { return median_ms > 0 && max_ms > kUnsteadyRatio * median_ms; }
 };
 
 std::string bench_markdown(const std::vector<BenchRow>& rows);

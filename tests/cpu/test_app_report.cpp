@@ -731,3 +731,25 @@ TEST(AppBench, JsonRowsCarryTheGpuVertexOrder) {
   EXPECT_TRUE(j.at("rows").at(1).at("vertex_order").is_null());  // the CPU solves the graph as loaded
   EXPECT_TRUE(j.at("rows").at(1).at("reorder_ms").is_null());
 }
+
+// A stall hides in a median: a row whose max exceeds 1.5x its median is
+// flagged in the table and the JSON.
+TEST(AppBench, UnsteadyMeasurementsAreFlagged) {
+  app::BenchOptions options;
+  app::BenchRow steady;
+  steady.graph = "DE.gr";
+  steady.method = "near-far";
+  steady.median_ms = 0.65;
+  steady.min_ms = 0.63;
+  steady.max_ms = 0.9;
+  app::BenchRow stalled = steady;
+  stalled.max_ms = 5.9;
+  EXPECT_FALSE(steady.unsteady());
+  EXPECT_TRUE(stalled.unsteady());
+  const nlohmann::json j = app::bench_json({steady, stalled}, options, "test device");
+  EXPECT_FALSE(j.at("rows").at(0).at("unsteady").get<bool>());
+  EXPECT_TRUE(j.at("rows").at(1).at("unsteady").get<bool>());
+  const std::string table = app::bench_markdown({steady, stalled});
+  EXPECT_EQ(table.find("0.900 (unsteady)"), std::string::npos) << table;
+  EXPECT_NE(table.find("5.900 (unsteady)"), std::string::npos) << table;
+}
