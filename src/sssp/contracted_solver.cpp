@@ -1,11 +1,14 @@
 #include "sssp/contracted_solver.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
 #include "graph/reference.hpp"
+#include "sssp/cuda_check.cuh"
+#include "sssp/device_memory.cuh"
 
 namespace sssp {
 
@@ -13,6 +16,20 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
+}
+}  // namespace
+
+struct ContractedGpuSolver::DeviceArrays {
+  detail::DeviceMemory core_of, anchor_core, anchor_offset, distances, piece_index, piece_dist;
+  std::uint32_t piece_capacity = 0;
+  std::vector<std::uint64_t> staged_index, staged_dist;  // the piece, before its upload
+};
+
+namespace {
+template <class T>
+void upload(detail::DeviceMemory& to, const std::vector<T>& from, const char* what) {
+  to.allocate(from.size() * sizeof(T), what);
+  if (!from.empty()) SSSP_CUDA_CHECK(cudaMemcpy(to.as<void>(), from.data(), from.size() * sizeof(T), cudaMemcpyHostToDevice));
 }
 }  // namespace
 
@@ -25,6 +42,23 @@ ContractedGpuSolver::ContractedGpuSolver(const graph::IntCsr& g, const graph::Ch
       query_(c, g),
       core_on_host_(solves_core_on_host(c)) {
   if (core_on_host_) host_core_ = c.core;
+  if (core_on_host_ || predecessors_) return;
+  // Once per contraction: each vertex's core id and anchors, 36 bytes a vertex.
+  SSSP_CUDA_CHECK(cudaSetDevice(options.device));
+  device_ = std::make_unique<DeviceArrays>();
+  std::vector<std::uint32_t> anchor_cores(c.anchors.size());
+  std::vector<std::uint64_t> anchor_offsets(c.anchors.size());
+  for (std::size_t i = 0; i < c.anchors.size(); ++i) {
+    anchor_cores[i] = c.anchors[i].core;
+    anchor_offsets[i] = c.anchors[i].offset;
+  }
+  upload(device_->core_of, c.core_of, "the contraction's core ids");
+  upload(device_->anchor_core, anchor_cores, "the contraction's anchors");
+  upload(device_->anchor_offset, anchor_offsets, "the contraction's anchor offsets");
+  device_->distances.allocate(std::size_t{g.num_vertices} * 8, "the read-off distances");
+  // The uploads came from pageable memory on the legacy stream; the solver's
+  // stream does not wait for it.
+  SSSP_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 ContractedGpuSolver::~ContractedGpuSolver() = default;
@@ -63,16 +97,27 @@ SolveResult<std::uint32_t> ContractedGpuSolver::solve(graph::vertex_id source, S
     t.core_on_host = true;
   } else {
     core_->rewrite_arcs(c_.core.offsets[c_.entry], query_.entry_targets(), query_.entry_weights());
-    t.piece_ms = ms_between(t0, Clock::now());
-    core = core_->solve(query_.core_source(), strategy, delta);
+    if (device_) {
+      const DeviceReadOff read_off = stage_pieces();
+      t.piece_ms = ms_between(t0, Clock::now());
+      core = core_->solve_and_read_off(query_.core_source(), strategy, delta, read_off);
+      t.read_off_on_device = true;
+    } else {
+      t.piece_ms = ms_between(t0, Clock::now());
+      core = core_->solve(query_.core_source(), strategy, delta);
+    }
   }
   t.core_ms = core.solve_ms;
-  const auto t2 = Clock::now();
-  out.distances.resize(g_.num_vertices);
-  if (predecessors_) out.predecessors.resize(g_.num_vertices);
-  query_.expand(core.distances.data(), predecessors_ ? core.predecessors.data() : nullptr, out.distances.data(),
-                predecessors_ ? out.predecessors.data() : nullptr);
-  t.expand_ms = ms_between(t2, Clock::now());
+  if (t.read_off_on_device) {
+    out.distances = std::move(core.distances);
+  } else {
+    const auto t2 = Clock::now();
+    out.distances.resize(g_.num_vertices);
+    if (predecessors_) out.predecessors.resize(g_.num_vertices);
+    query_.expand(core.distances.data(), predecessors_ ? core.predecessors.data() : nullptr, out.distances.data(),
+                  predecessors_ ? out.predecessors.data() : nullptr);
+    t.expand_ms = ms_between(t2, Clock::now());
+  }
   out.solve_ms = t.core_ms + t.piece_ms + t.expand_ms;
   out.relaxations = core.relaxations + query_.local_relaxations();
   out.iterations = core.iterations;
@@ -88,6 +133,34 @@ SolveResult<std::uint32_t> ContractedGpuSolver::solve(graph::vertex_id source, S
   out.delta = core.delta;
   if (times) *times = t;
   return out;
+}
+
+DeviceReadOff ContractedGpuSolver::stage_pieces() {
+  DeviceArrays& d = *device_;
+  const std::vector<graph::vertex_id>& piece = query_.piece_vertices();
+  d.staged_index.assign(piece.begin(), piece.end());
+  d.staged_dist.resize(piece.size());
+  for (std::size_t i = 0; i < piece.size(); ++i) d.staged_dist[i] = query_.piece_distance(piece[i]);
+  if (piece.size() > d.piece_capacity) {
+    const std::uint32_t capacity = static_cast<std::uint32_t>(std::max<std::size_t>(piece.size(), 2 * d.piece_capacity));
+    d.piece_index.release();
+    d.piece_dist.release();
+    d.piece_index.allocate(std::size_t{capacity} * 8, "the source's piece");
+    d.piece_dist.allocate(std::size_t{capacity} * 8, "the source's piece distances");
+    d.piece_capacity = capacity;
+  }
+  DeviceReadOff r;
+  r.vertices = g_.num_vertices;
+  r.core_of = d.core_of.as<std::uint32_t>();
+  r.anchor_core = d.anchor_core.as<std::uint32_t>();
+  r.anchor_offset = d.anchor_offset.as<std::uint64_t>();
+  r.pieces = static_cast<std::uint32_t>(piece.size());
+  r.host_piece_index = d.staged_index.data();
+  r.host_piece_dist = d.staged_dist.data();
+  r.piece_index = d.piece_index.as<std::uint64_t>();
+  r.piece_dist = d.piece_dist.as<std::uint64_t>();
+  r.distances = d.distances.as<std::uint64_t>();
+  return r;
 }
 
 SolveResult<std::uint32_t> ContractedGpuSolver::solve_host_core(double delta) {

@@ -1,8 +1,10 @@
 // The GPU solver over a chain contraction (graph/contraction.hpp): the core
 // graph lives on the device, each query searches its source's piece on the
-// host, writes the entry vertex's arcs, solves the core, and expands the core
-// distances to every vertex. Integer weights only (the contraction is exact
-// there). Results are in the original graph's ids, like GpuSolver's.
+// host, writes the entry vertex's arcs, solves the core, and reads every
+// vertex's distance off the core's on the device, inside the core solve's
+// timed region (with predecessors the read-off is ContractionQuery::expand
+// on the host). Integer weights only (the contraction is exact there).
+// Results are in the original graph's ids, like GpuSolver's.
 #pragma once
 
 #include <cstdint>
@@ -28,9 +30,11 @@ inline bool solves_core_on_host(const graph::ChainContraction& c) {
 
 // A contracted solve's host-side parts, beside SolveResult's fields.
 struct ContractedSolveTimes {
-  double core_ms = 0;    // the core solve (CUDA events, GpuSolver's solve_ms; host clock where core_on_host)
-  double piece_ms = 0;   // host: the source's piece search and the entry arcs' upload
-  double expand_ms = 0;  // host: core distances to every vertex
+  double core_ms = 0;    // the core solve (CUDA events, GpuSolver's solve_ms; host clock where core_on_host),
+                         // the read-off on the device included
+  double piece_ms = 0;   // host: the source's piece search and the entry arcs' and piece's upload
+  double expand_ms = 0;  // host: core distances to every vertex (0 when read off on the device)
+  bool read_off_on_device = false;  // the read-off ran on the device, within core_ms
   bool fell_back = false;  // the entry did not fit an arc: solved by Dijkstra on the host instead
   bool core_on_host = false;  // the core (kHostCoreMaxVertices or fewer vertices) was solved on the host
 };
@@ -60,6 +64,11 @@ class ContractedGpuSolver {
   graph::ContractionQuery query_;
   bool core_on_host_;
   graph::IntCsr host_core_;  // where core_on_host_: the core, its entry arcs rewritten per query
+  // The device read-off's arrays (read_off.cuh), where the core is solved on
+  // the device without predecessors.
+  struct DeviceArrays;
+  std::unique_ptr<DeviceArrays> device_;
+  DeviceReadOff stage_pieces();  // the source's piece, staged for the solve
   // The core solve where core_on_host_: Dijkstra on host_core_ (entry arcs
   // applied), timed by the host clock, as a core SolveResult.
   SolveResult<std::uint32_t> solve_host_core(double delta);

@@ -14,12 +14,16 @@
 #include "sssp/cuda_check.cuh"
 #include "sssp/device_memory.cuh"
 #include "sssp/predecessors.cuh"
+#include "sssp/read_off.cuh"
 #include "sssp/small_frontier.cuh"
 
 namespace sssp {
 namespace {
 
 namespace cg = cooperative_groups;
+using detail::CoreDistanceArray;
+using detail::lower_pieces;
+using detail::read_off_anchors;
 
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
@@ -206,46 +210,6 @@ __global__ void __launch_bounds__(kGridSweepThreads)
   }
   if (phases & kSweepCopyOut)
     for (std::uint32_t i = thread; i < n; i += threads) core_dist[order[i]] = __ldcg(scratch + i);
-}
-
-// Every vertex's distance from the core's (ContractionQuery::expand without
-// its last step, which the host does): a junction's own, a piece vertex's
-// nearer anchor; for each of the launch's `sources` (core distances
-// core_n apart, distances n apart).
-__global__ void read_off(std::uint32_t n, std::uint32_t core_n, std::uint32_t sources,
-                         const std::uint32_t* __restrict__ core_of, const std::uint32_t* __restrict__ anchor_core,
-                         const std::uint64_t* __restrict__ anchor_offset, const std::uint64_t* __restrict__ all_core_dist,
-                         std::uint64_t* __restrict__ all_dist) {
-  const std::uint64_t total = std::uint64_t{n} * sources;
-  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < total;
-       i += std::uint64_t{gridDim.x} * blockDim.x) {
-    const std::uint32_t b = static_cast<std::uint32_t>(i / n), v = static_cast<std::uint32_t>(i % n);
-    const std::uint64_t* core_dist = all_core_dist + std::uint64_t{b} * core_n;
-    std::uint64_t* dist = all_dist + std::uint64_t{b} * n;
-    const std::uint32_t cv = core_of[v];
-    if (cv != graph::kNoVertex) {
-      dist[v] = core_dist[cv];
-      continue;
-    }
-    std::uint64_t best = kInf;
-#pragma unroll
-    for (int side = 0; side < 2; ++side) {
-      const std::uint32_t a = anchor_core[2 * std::uint64_t{v} + side];
-      if (a == graph::kNoVertex) continue;
-      const std::uint64_t d = core_dist[a];
-      if (d != kInf) best = min(best, d + anchor_offset[2 * std::uint64_t{v} + side]);
-    }
-    dist[v] = best;
-  }
-}
-
-// The sources' own pieces (ContractionQuery::expand's last step) on the device:
-// their paths inside the piece, which the read-off cannot see. Entry i
-// lowers dist[index[i]] (source b's vertex v at b x n + v).
-__global__ void lower_pieces(std::uint32_t count, const std::uint64_t* __restrict__ index,
-                             const std::uint64_t* __restrict__ piece_dist, std::uint64_t* __restrict__ dist) {
-  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x)
-    dist[index[i]] = min(dist[index[i]], piece_dist[i]);
 }
 
 template <class T>
@@ -472,10 +436,11 @@ struct HierarchyGpuSolver::Impl {
     }
     const auto blocks = static_cast<int>(
         std::min<std::uint64_t>(static_cast<std::uint64_t>(read_off_blocks) * count, (std::uint64_t{g.num_vertices} * count + 255) / 256));
-    read_off<<<std::max(1, blocks), 256, 0, stream>>>(g.num_vertices, n, count, core_of.as<std::uint32_t>(),
-                                                      anchor_core.as<std::uint32_t>(), anchor_offset.as<std::uint64_t>(),
-                                                      core_dist.as<std::uint64_t>(), dist.as<std::uint64_t>());
-    SSSP_CHECK_LAUNCH("read_off");
+    read_off_anchors<<<std::max(1, blocks), 256, 0, stream>>>(
+        g.num_vertices, count, core_of.as<std::uint32_t>(), anchor_core.as<std::uint32_t>(),
+        anchor_offset.as<std::uint64_t>(), CoreDistanceArray{core_dist.as<std::uint64_t>(), n},
+        dist.as<std::uint64_t>());
+    SSSP_CHECK_LAUNCH("read_off_anchors");
     std::uint64_t pieces = 0;
     for (std::uint32_t b = 0; b < count; ++b) pieces += starts[b]->piece.size();
     if (pieces == 0) return;

@@ -241,6 +241,25 @@ std::optional<GpuIdentity> gpu_identity(int device = 0);
 // cannot be queried. --strategy auto reads it (auto_strategy.hpp).
 std::uint32_t resident_max_vertices(int device = 0);
 
+// A contracted solve's read-off (graph/contraction.hpp, ContractionQuery::
+// expand) done on the device right after the core solve: arrays on the
+// solver's device, owned by the caller.
+struct DeviceReadOff {
+  std::uint32_t vertices = 0;                   // of the original graph
+  const std::uint32_t* core_of = nullptr;       // per vertex: core id, or kNoVertex in a piece
+  const std::uint32_t* anchor_core = nullptr;   // two per vertex (ContractionAnchor::core)
+  const std::uint64_t* anchor_offset = nullptr;  // two per vertex (ContractionAnchor::offset)
+  // The source's piece vertices and their distances inside the piece, in
+  // host memory that stays valid through the solve; copied on the solver's
+  // stream into the device arrays (pieces entries each) before it starts.
+  std::uint32_t pieces = 0;
+  const std::uint64_t* host_piece_index = nullptr;
+  const std::uint64_t* host_piece_dist = nullptr;
+  std::uint64_t* piece_index = nullptr;
+  std::uint64_t* piece_dist = nullptr;
+  std::uint64_t* distances = nullptr;  // written: one per vertex, ~0 unreachable
+};
+
 // Holds the graph on the device; solve() may be called many times (several
 // sources, several strategies, repeated runs) without re-uploading.
 // Throws std::runtime_error with a clear message (bytes needed vs free) when
@@ -284,6 +303,13 @@ class GpuSolver {
   SolveResult<Weight> solve(graph::vertex_id source, Strategy strategy);
   // Solves with this delta (> 0 and finite): one upload serves a delta sweep.
   SolveResult<Weight> solve(graph::vertex_id source, Strategy strategy, double delta);
+  // Solves the contracted core from `source` and reads every original
+  // vertex's distance off on the device (read_off): result.distances has
+  // read_off.vertices entries, and solve_ms (CUDA events) covers the solve
+  // and the read-off, so the timed region holds no host work. Integer
+  // weights, no predecessors (std::invalid_argument otherwise).
+  SolveResult<Weight> solve_and_read_off(graph::vertex_id source, Strategy strategy, double delta,
+                                         const DeviceReadOff& read_off);
   // Solves every source with this delta in shared launches: one block per
   // source runs its narrow loop (one launch for as many sources as fit free
   // memory). The sources whose frontier outgrows their block are then solved

@@ -30,6 +30,7 @@
 #include "sssp/labels.cuh"
 #include "sssp/near_far.cuh"
 #include "sssp/predecessors.cuh"
+#include "sssp/read_off.cuh"
 #include "sssp/relax.cuh"
 #include "sssp/resident_block.cuh"
 #include "sssp/solver.hpp"
@@ -949,7 +950,8 @@ struct SolverImpl {
     SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 
-  SolveResult<Weight> solve(graph::vertex_id source, Strategy strategy, double delta) {
+  SolveResult<Weight> solve(graph::vertex_id source, Strategy strategy, double delta,
+                            const DeviceReadOff* read_off = nullptr) {
     if (source >= n)
       throw std::out_of_range("sssp: source vertex " + std::to_string(source) + " is out of range (the graph has " +
                               std::to_string(n) + " vertices, numbered from 0 here)");
@@ -961,11 +963,20 @@ struct SolverImpl {
                                   ", got " + std::to_string(options.buckets));
     SSSP_CUDA_CHECK(cudaSetDevice(options.device));
     SolveResult<Weight> r;
+    if (read_off && options.predecessors)
+      throw std::invalid_argument("sssp: a read-off on the device gives distances only (no predecessors)");
+    if (read_off && read_off->pieces > 0) {  // ahead of the timed region, on the solve's stream
+      SSSP_CUDA_CHECK(cudaMemcpyAsync(read_off->piece_index, read_off->host_piece_index,
+                                      std::size_t{read_off->pieces} * 8, cudaMemcpyHostToDevice, stream));
+      SSSP_CUDA_CHECK(cudaMemcpyAsync(read_off->piece_dist, read_off->host_piece_dist,
+                                      std::size_t{read_off->pieces} * 8, cudaMemcpyHostToDevice, stream));
+    }
     if constexpr (std::is_same_v<Weight, float>) {
-      r = run<PackedCodec<float>>(device_vertex(source), strategy, delta);
+      if (read_off) throw std::invalid_argument("sssp: a read-off on the device needs integer weights");
+      r = run<PackedCodec<float>>(device_vertex(source), strategy, delta, nullptr);
     } else {
-      r = packed ? run<PackedCodec<std::uint32_t>>(device_vertex(source), strategy, delta)
-                 : run<WideCodec>(device_vertex(source), strategy, delta);
+      r = packed ? run<PackedCodec<std::uint32_t>>(device_vertex(source), strategy, delta, read_off)
+                 : run<WideCodec>(device_vertex(source), strategy, delta, read_off);
     }
     if (options.predecessors) r.predecessors[source] = graph::kNoVertex;
     return r;
@@ -999,6 +1010,28 @@ struct SolverImpl {
       }
       throw std::logic_error("sssp: unknown strategy");
     });
+  }
+
+  // A solve's distances as the read-off reads them (read_off.cuh).
+  template <class Codec>
+  struct LabelDistance {
+    const label_t* labels;
+    __device__ std::uint64_t operator()(std::uint32_t, std::uint32_t v) const {
+      const auto d = Codec::dist(labels[v]);
+      return Codec::is_inf(d) ? kReadOffInf : static_cast<std::uint64_t>(d);
+    }
+  };
+
+  // The original graph's distances from the labels, on the stream.
+  template <class Codec>
+  void launch_read_off(const DeviceReadOff& r, const label_t* labels) {
+    read_off_anchors<<<grid_for(r.vertices, 256, ws.stream_grid), 256, 0, stream>>>(
+        r.vertices, 1, r.core_of, r.anchor_core, r.anchor_offset, LabelDistance<Codec>{labels}, r.distances);
+    SSSP_CHECK_LAUNCH("read_off_anchors");
+    if (r.pieces == 0) return;
+    lower_pieces<<<grid_for(r.pieces, 256, ws.stream_grid), 256, 0, stream>>>(r.pieces, r.piece_index,
+                                                                             r.piece_dist, r.distances);
+    SSSP_CHECK_LAUNCH("lower_pieces");
   }
 
   // A near-far solve from `source` in the resident block (resident_block.cuh):
@@ -1042,9 +1075,12 @@ struct SolverImpl {
   }
 
   // A solve from `source` (the device's numbering); the result is in the
-  // input's ids, but for the source's own predecessor (the caller's).
+  // input's ids, but for the source's own predecessor (the caller's). With
+  // read_off, the result is the original graph's distances, read off the
+  // labels on the device inside the timed region.
   template <class Codec>
-  SolveResult<Weight> run(std::uint32_t source, Strategy strategy, double requested_delta) {
+  SolveResult<Weight> run(std::uint32_t source, Strategy strategy, double requested_delta,
+                          const DeviceReadOff* read_off) {
     ws.track_pred = options.predecessors;
     const auto delta = codec_delta<Codec>(requested_delta);
     SSSP_CUDA_CHECK(cudaEventRecord(start, stream));
@@ -1086,6 +1122,7 @@ struct SolverImpl {
         pred_out = big1.as<std::uint32_t>();
       }
     }
+    if (read_off) launch_read_off<Codec>(*read_off, labels_out);
     SSSP_CUDA_CHECK(cudaEventRecord(stop, stream));
     if (in_resident) stats = resident_stats();
     SSSP_CUDA_CHECK(cudaEventSynchronize(stop));
@@ -1104,6 +1141,14 @@ struct SolverImpl {
     result.resident_shared_arcs = in_resident && resident_layout == ResidentLayout::Arcs;
     result.delta = static_cast<double>(delta);
 
+    if (read_off) {
+      static_assert(sizeof(graph::distance_t<std::uint32_t>) == 8 &&
+                    graph::infinite_distance<std::uint32_t>() == kReadOffInf);
+      result.distances.resize(read_off->vertices);
+      SSSP_CUDA_CHECK(cudaMemcpy(result.distances.data(), read_off->distances,
+                                 static_cast<std::size_t>(read_off->vertices) * 8, cudaMemcpyDeviceToHost));
+      return result;
+    }
     std::vector<label_t> host_labels(n);
     SSSP_CUDA_CHECK(cudaMemcpy(host_labels.data(), labels_out, static_cast<std::size_t>(n) * 8, cudaMemcpyDeviceToHost));
     result.distances.resize(n);
@@ -1191,6 +1236,12 @@ SolveResult<Weight> GpuSolver<Weight>::solve(graph::vertex_id source, Strategy s
 template <class Weight>
 SolveResult<Weight> GpuSolver<Weight>::solve(graph::vertex_id source, Strategy strategy, double delta) {
   return impl_->solve(source, strategy, delta);
+}
+
+template <class Weight>
+SolveResult<Weight> GpuSolver<Weight>::solve_and_read_off(graph::vertex_id source, Strategy strategy, double delta,
+                                                          const DeviceReadOff& read_off) {
+  return impl_->solve(source, strategy, delta, &read_off);
 }
 
 template <class Weight>

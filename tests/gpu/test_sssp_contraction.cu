@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <filesystem>
+#include <variant>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -22,6 +24,8 @@
 #include "graph/verify.hpp"
 #include "road_like_graph.hpp"
 #include "graph/hierarchy.hpp"
+#include "graph/load.hpp"
+#include "test_support.hpp"
 #include "sssp/contracted_solver.hpp"
 #include "sssp/hierarchy_solver.hpp"
 #include "sssp/solver.hpp"
@@ -259,4 +263,78 @@ TEST(SsspContraction, HierarchyBatchMatchesDijkstra) {
   sssp::HierarchyGpuSolver solver(g, c, h, with_pred);
   EXPECT_THROW(solver.solve_batch({0, 1}), std::logic_error);
   EXPECT_TRUE(sssp::HierarchyGpuSolver(g, c, h).solve_batch({}).per_source.empty());
+}
+
+// Without predecessors the read-off runs on the device, inside the timed
+// core solve; with them it is the host's expand. Both against Dijkstra, from
+// a junction, a chain vertex and a tree vertex, one query after another.
+TEST(SsspContraction, ReadOffOnTheDeviceForEverySourceKind) {
+  SKIP_IF_NO_GPU();
+  const graph::IntCsr g = test_support::road_like(seeded_spec(4), 4);
+  const graph::ChainContraction c = graph::contract_chains(g);
+  ASSERT_GT(c.core_vertices(), sssp::kHostCoreMaxVertices);
+  // One source of each kind: a junction, a piece vertex on a chain (two
+  // anchors) and one in a tree (one anchor).
+  graph::vertex_id junction = graph::kNoVertex, chain = graph::kNoVertex, tree = graph::kNoVertex;
+  for (graph::vertex_id v = 0; v < g.num_vertices; ++v) {
+    if (c.core_of[v] != graph::kNoVertex) {
+      if (junction == graph::kNoVertex) junction = v;
+      continue;
+    }
+    const bool two = c.anchors[2 * std::size_t{v}].core != graph::kNoVertex &&
+                     c.anchors[2 * std::size_t{v} + 1].core != graph::kNoVertex;
+    if (two && chain == graph::kNoVertex) chain = v;
+    if (!two && tree == graph::kNoVertex) tree = v;
+  }
+  ASSERT_NE(junction, graph::kNoVertex);
+  ASSERT_NE(chain, graph::kNoVertex);
+  ASSERT_NE(tree, graph::kNoVertex);
+  for (const bool with_pred : {false, true}) {
+    sssp::SolverOptions options;
+    options.predecessors = with_pred;
+    sssp::ContractedGpuSolver solver(g, c, options);
+    for (int round = 0; round < 2; ++round)
+      for (const graph::vertex_id s : {junction, chain, tree, chain}) {
+        sssp::ContractedSolveTimes times;
+        const auto got = solver.solve(s, sssp::Strategy::NearFar, graph::auto_delta(c.core), &times);
+        const auto want = graph::dijkstra(g, s);
+        const graph::DistanceMismatches m = graph::find_distance_mismatches<std::uint32_t>(want, got.distances, 1);
+        ASSERT_TRUE(m.none()) << "source " << s << (with_pred ? " +pred" : "") << ": " << m.count << " differ";
+        EXPECT_EQ(times.read_off_on_device, !with_pred) << s;
+        if (!with_pred) {
+          EXPECT_EQ(times.expand_ms, 0.0);
+        }
+        EXPECT_NEAR(got.solve_ms, times.piece_ms + times.core_ms + times.expand_ms, 1e-9);
+      }
+  }
+}
+
+// The device read-off on every shared road graph, against Dijkstra.
+TEST(SsspContraction, ReadOffOnTheDeviceOnTheSharedRoadGraphs) {
+  SKIP_IF_NO_GPU();
+  const std::vector<std::string> roads = {"road/DE.gr", "road/rome99.gr", "road/andorra_osm.mtx",
+                                          "road/amsterdam-roads.mtx", "road/luxembourg_osm.mtx", "road/chain.gr"};
+  int ran = 0;
+  for (const std::string& file : roads) {
+    const auto path = test_support::datasets_dir() / file;
+    if (!std::filesystem::exists(path)) continue;
+    graph::LoadOptions load;
+    load.progress = false;
+    const graph::AnyCsr any = graph::load_graph(path.string(), load);
+    if (!std::holds_alternative<graph::IntCsr>(any)) continue;
+    const graph::IntCsr& g = std::get<graph::IntCsr>(any);
+    const graph::ChainContraction c = graph::contract_chains(g);
+    if (sssp::solves_core_on_host(c)) continue;
+    sssp::ContractedGpuSolver solver(g, c, {});
+    for (const graph::vertex_id s : {graph::vertex_id{0}, g.num_vertices / 2, g.num_vertices - 1}) {
+      sssp::ContractedSolveTimes times;
+      const auto got = solver.solve(s, sssp::Strategy::NearFar, graph::auto_delta(c.core), &times);
+      EXPECT_TRUE(times.read_off_on_device) << file;
+      const auto want = graph::dijkstra(g, s);
+      const graph::DistanceMismatches m = graph::find_distance_mismatches<std::uint32_t>(want, got.distances, 1);
+      EXPECT_TRUE(m.none()) << file << ", source " << s << ": " << m.count << " differ";
+    }
+    ++ran;
+  }
+  if (ran == 0) GTEST_SKIP() << "no shared road graph found under " << test_support::datasets_dir();
 }
