@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Fuzzes every graph reader with libFuzzer (clang, ASan + UBSan):
 #   scripts/fuzz.sh DURATION [HARNESS...]     DURATION in seconds per harness
-# Harnesses: mtx gr el cache (default: all). Each starts from the committed
-# seed corpus fuzz/corpus/<harness>/ plus what earlier runs found
+# Harnesses: mtx gr el cache cache_structure (default: all; cache_structure
+# writes checksum-valid caches of malformed CSRs and checks the solvers on
+# what is read back). Each starts from the committed seed corpus
+# fuzz/corpus/<harness>/ plus what earlier runs found
 # ($SSSP_FUZZ_BUILD_DIR/corpus/<harness>/, not committed). FUZZ_JOBS harnesses
 # run at a time (default 2), under nice. Prints one line per harness:
 # executions, executions/s, corpus size, findings; crash inputs are kept in
@@ -11,13 +13,13 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 if [ $# -lt 1 ] || ! [[ "$1" =~ ^[0-9]+$ ]]; then
-  echo "usage: scripts/fuzz.sh DURATION_SECONDS [mtx|gr|el|cache ...]" >&2
+  echo "usage: scripts/fuzz.sh DURATION_SECONDS [mtx|gr|el|cache|cache_structure ...]" >&2
   exit 2
 fi
 duration=$1
 shift
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(mtx gr el cache)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(mtx gr el cache cache_structure)
 jobs=${FUZZ_JOBS:-2}
 build=${SSSP_FUZZ_BUILD_DIR:-$SSSP_ROOT/build-fuzz}
 
@@ -49,7 +51,7 @@ run_one() {
   rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
   corpus=$(find "$work" -type f | wc -l)
   after=$(find "$artifacts" -type f | wc -l)
-  printf 'fuzz_%-6s %5ss  executions %10s  (%s/s)  corpus %5s  findings %s%s\n' "$h" "$duration" "${execs:-0}" \
+  printf 'fuzz_%-15s %5ss  executions %10s  (%s/s)  corpus %5s  findings %s%s\n' "$h" "$duration" "${execs:-0}" \
     "${rate:-0}" "$corpus" "$((after - before))" "$([ "$after" -gt "$before" ] && echo "  (see $log)")"
   [ "$after" -eq "$before" ]
 }
