@@ -345,7 +345,8 @@ std::string format_sweep_table(const std::vector<SummaryRow>& rows) {
 std::string format_batch_table(const std::vector<BatchRecord>& batches) {
   using A = Table::Align;
   Table table({{"strategy", A::Left}, {"device", A::Left}, {"delta", A::Right}, {"sources", A::Right},
-               {"calls", A::Right}, {"batch ms", A::Right}, {"ms/source", A::Right}, {"sources/s", A::Right},
+               {"calls", A::Right}, {"batch ms", A::Right}, {"min ms", A::Right}, {"max ms", A::Right},
+               {"ms/source", A::Right}, {"sources/s", A::Right},
                {"MTEPS", A::Right}, {"per launch", A::Right}, {"together", A::Right}, {"alone", A::Right}, {"validation", A::Left},
                {"solver", A::Left}});
   for (const BatchRecord& b : batches) {
@@ -354,7 +355,8 @@ std::string format_batch_table(const std::vector<BatchRecord>& batches) {
       check = b.failed == 0 ? "passed (" + std::to_string(b.validated) + ")"
                             : "FAILED (" + std::to_string(b.failed) + " of " + std::to_string(b.validated) + ")";
     table.add_row({b.strategy, b.device, delta_cell(b.delta), std::to_string(b.sources), std::to_string(b.calls),
-                   format_fixed(b.time.median_ms, 3), format_fixed(b.per_source_ms, 3),
+                   format_fixed(b.time.median_ms, 3), format_fixed(b.time.min_ms, 3), format_fixed(b.time.max_ms, 3),
+                   format_fixed(b.per_source_ms, 3),
                    format_fixed(b.sources_per_second, 1), format_fixed(b.mteps, 1),
                    b.sources_per_launch ? std::to_string(*b.sources_per_launch) : "-",
                    b.solved_together ? std::to_string(*b.solved_together) : "-",

@@ -753,3 +753,21 @@ TEST(AppBench, UnsteadyMeasurementsAreFlagged) {
   EXPECT_EQ(table.find("0.900 (unsteady)"), std::string::npos) << table;
   EXPECT_NE(table.find("5.900 (unsteady)"), std::string::npos) << table;
 }
+
+// A batch's table row gives the spread of its timed runs too, not only the
+// median, so a stall cannot hide there either.
+TEST(AppReport, BatchTableShowsTheSpread) {
+  app::BatchRecord b;
+  b.strategy = "near-far";
+  b.device = "gpu";
+  b.sources = 64;
+  b.calls = 1;
+  b.solve_ms = {2.5, 2.0, 7.25};
+  app::finish_batch_record(b);
+  const std::string table = app::format_batch_table({b});
+  EXPECT_NE(table.find("min ms"), std::string::npos) << table;
+  EXPECT_NE(table.find("max ms"), std::string::npos) << table;
+  EXPECT_NE(table.find("2.500"), std::string::npos) << table;
+  EXPECT_NE(table.find("2.000"), std::string::npos) << table;
+  EXPECT_NE(table.find("7.250"), std::string::npos) << table;
+}
