@@ -26,8 +26,8 @@ double float_path_bound(double max_weight, double weight_sum, std::uint64_t vert
 // vertices; each row is sorted by target with no duplicate and no self-loop;
 // float weights are finite and non-negative with float_path_bound within
 // float range; with `symmetric`, every arc u -> v has v -> u of the same
-// weight. Parallel (OpenMP), linear in the arcs (symmetry: a binary search
-// per arc).
+// weight (a keyed hash sum over the arcs: see csr_check.cpp). Parallel
+// (OpenMP), linear in the arcs.
 template <class Weight>
 std::string csr_problem(const Csr<Weight>& g, bool symmetric);
 
