@@ -13,7 +13,7 @@
 // (core vertex, path length from it), read after the core is solved: one
 // parallel pass, no rounds. What a single-source query from inside a piece
 // needs (the piece's own paths, and the distances at which the core is
-// entered) comes from a Dijkstra over that piece alone (ContractionQuery).
+// entered) comes from a walk over that piece alone (ContractionQuery).
 //
 // Why: a shortest-path solver's rounds grow with the hop diameter, and on
 // road graphs most hops are chain hops: the core keeps a fraction of the
@@ -82,8 +82,8 @@ ChainContraction contract_chains(const IntCsr& g);
 // vertices leave the core. Reads a finished contraction.
 bool contraction_pays(const ChainContraction& c, double min_removed = 0.25);
 
-// One query's part outside the core solve. start() runs a Dijkstra from the
-// source over its piece; the core is then solved from core_source() (the
+// One query's part outside the core solve. start() walks the source's piece
+// (a tree without its junctions, so a walk finds Dijkstra's distances); the core is then solved from core_source() (the
 // entry vertex, whose arcs carry the distances at which the piece reaches the
 // core, when the source lies in a piece); expand() maps the core's distances
 // back to every vertex. A workspace: keep one per thread and reuse it.
@@ -134,6 +134,7 @@ class ContractionQuery {
   std::vector<Dist> local_dist_;
   std::vector<vertex_id> local_pred_;
   std::vector<vertex_id> touched_;
+  std::vector<vertex_id> stack_;  // the piece walk's, kept between queries
 };
 
 }  // namespace graph

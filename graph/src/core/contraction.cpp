@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
-#include <queue>
 #include <stdexcept>
 #include <tuple>
 #include <utility>
@@ -349,23 +348,28 @@ void ContractionQuery::start(vertex_id source) {
     return;
   }
   core_source_ = c_.entry;
-  // Dijkstra over the source's piece; the junctions it reaches are where the
-  // core solve starts, at these distances.
+  // The source's piece, walked outward; the junctions it reaches are where
+  // the core solve starts, at these distances. Seen without its junctions a
+  // piece is a tree (a chain's inner vertices with the trees that hang off
+  // them, or one hanging tree; a cycle without junctions got one), so each
+  // of its vertices has exactly one path from the source inside the piece:
+  // the first arc that reaches it is the only one, and a stack finds the
+  // same distances a heap would, without the heap (paths that leave the piece
+  // and come back are the anchors' part, taken in expand).
   struct Seed {
     vertex_id core;
     Dist dist;
     vertex_id pred;
   };
   std::vector<Seed> seeds;
-  using Item = std::pair<Dist, vertex_id>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
   local_dist_[source] = 0;
   touched_.push_back(source);
-  heap.push({0, source});
-  while (!heap.empty()) {
-    const auto [d, u] = heap.top();
-    heap.pop();
-    if (d > local_dist_[u]) continue;
+  stack_.clear();
+  stack_.push_back(source);
+  while (!stack_.empty()) {
+    const vertex_id u = stack_.back();
+    stack_.pop_back();
+    const Dist d = local_dist_[u];
     for (edge_offset e = g_.offsets[u]; e < g_.offsets[u + 1]; ++e) {
       ++local_relaxations_;
       const vertex_id x = g_.targets[e];
@@ -376,11 +380,11 @@ void ContractionQuery::start(vertex_id source) {
           seeds.push_back({cx, nd, u});
         else if (nd < seed->dist)
           *seed = {cx, nd, u};
-      } else if (nd < local_dist_[x]) {
-        if (local_dist_[x] == kInf) touched_.push_back(x);
+      } else if (local_dist_[x] == kInf) {
+        touched_.push_back(x);
         local_dist_[x] = nd;
         local_pred_[x] = u;
-        heap.push({nd, x});
+        stack_.push_back(x);
       }
     }
   }
