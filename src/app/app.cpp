@@ -800,6 +800,9 @@ int Runner<Weight>::run() {
     const sssp::DeltaChoice rule = sssp::choose_delta_c(shape);
     delta.auto_value = graph::auto_delta(*rule_g, rule.c);
     delta.auto_rule = rule.reason;
+    const bool cpu_strategy = std::any_of(algorithms_.begin(), algorithms_.end(),
+                                          [](Algorithm a) { return !runs_on_gpu(a) && uses_delta(a); });
+    if (o_.delta_auto && !o_.delta_sweep && cpu_strategy) delta.cpu_auto_value = graph::auto_delta_cpu(*rule_g);
   }
   std::vector<double> deltas;
   if (o_.delta_sweep) {
@@ -912,9 +915,11 @@ int Runner<Weight>::run() {
         identity.strategy = to_string(a);
         identity.device = runs_on_gpu(a) ? "gpu" : "cpu";
         identity.source = to_user_id(source, id_base);
-        if (uses_delta(a)) identity.delta = d;
+        const double strategy_delta = delta_for_strategy(a, d, run_.delta);
+        if (uses_delta(a)) identity.delta = strategy_delta;
         SolveOutcome<Weight> last;
-        RunRecord record = run_timed<Weight>(g_, make_solver(a, source, d, gpu.get()), o_.runs, identity, &last);
+        RunRecord record =
+            run_timed<Weight>(g_, make_solver(a, source, strategy_delta, gpu.get()), o_.runs, identity, &last);
         if (o_.validate) validate(a, source, last, reference, record);
         if (si == 0 && path_target && path_predecessors_.empty() && !last.predecessors.empty()) {
           path_predecessors_ = last.predecessors;

@@ -122,6 +122,7 @@ json to_json(const AppOptions& options, const RunSummary& run) {
   o["delta_used"] = run.delta.value;
   o["delta_auto_value"] = run.delta.auto_value;
   o["delta_auto_rule"] = run.delta.auto_rule;
+  o["delta_cpu_strategies"] = optional_json(run.delta.cpu_auto_value);
   o["delta_sweep"] = run.delta.sweep.empty() ? json(nullptr) : json(run.delta.sweep);
   o["buckets"] = options.buckets;
   o["runs"] = options.runs;

@@ -242,6 +242,10 @@ std::string format_gpu_memory_line(const DeviceInfo& d) {
          format_fixed(static_cast<double>(d.gpu_graph_bytes.value_or(0)) / 1e9, 3) + " GB)\n";
 }
 
+double delta_for_strategy(Algorithm a, double d, const DeltaInfo& delta) {
+  return !runs_on_gpu(a) && delta.cpu_auto_value ? *delta.cpu_auto_value : d;
+}
+
 std::string format_delta_line(const DeltaInfo& delta) {
   std::ostringstream out;
   if (!delta.sweep.empty()) {
@@ -249,7 +253,10 @@ std::string format_delta_line(const DeltaInfo& delta) {
     for (std::size_t i = 0; i < delta.sweep.size(); ++i) out << (i ? ", " : " ") << format_delta(delta.sweep[i]);
     out << " (auto delta " << format_delta(delta.auto_value) << ")\n";
   } else if (delta.automatic) {
-    out << "delta         " << format_delta(delta.value) << " (auto: " << delta.auto_rule << ")\n";
+    out << "delta         " << format_delta(delta.value) << " (auto: " << delta.auto_rule << ")";
+    if (delta.cpu_auto_value)
+      out << "; cpu strategies " << format_delta(*delta.cpu_auto_value) << " (the CPU rule)";
+    out << "\n";
   } else {
     out << "delta         " << format_delta(delta.value) << " (given; auto would be " << format_delta(delta.auto_value)
         << ")\n";

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/options.hpp"
 #include "graph/metrics.hpp"
 #include "sssp/graph_shape.hpp"
 #include "sssp/solver.hpp"
@@ -202,7 +203,15 @@ struct DeltaInfo {
   // (graph::auto_delta_cpu).
   std::string auto_rule = "c x mean weight / mean out-degree";
   std::vector<double> sweep; // the deltas of --delta-sweep, else empty
+  // A GPU run with --delta auto (no sweep) that also runs a CPU strategy
+  // (delta-stepping): the CPU rule's delta, which that strategy uses. The
+  // GPU's wide buckets would slow the CPU solver and flatter the GPU.
+  std::optional<double> cpu_auto_value;
 };
+
+// The delta strategy `a` runs at when the run's delta is d: a CPU strategy
+// of a GPU run takes delta.cpu_auto_value where it is set, every other one d.
+double delta_for_strategy(Algorithm a, double d, const DeltaInfo& delta);
 
 // --path-to: distance from the first source, and the path when known.
 struct PathInfo {

@@ -771,3 +771,20 @@ TEST(AppReport, BatchTableShowsTheSpread) {
   EXPECT_NE(table.find("2.000"), std::string::npos) << table;
   EXPECT_NE(table.find("7.250"), std::string::npos) << table;
 }
+
+// On a GPU machine --strategy all ran the CPU's delta-stepping at the GPU's
+// delta (DE: 20,130, wide buckets the CPU solver is slow with), which
+// flattered the GPU in the "speedup vs cpu" column. Each device's strategies
+// now run at their own device's rule.
+TEST(AppReport, CpuStrategiesOfAGpuRunUseTheCpuDeltaRule) {
+  app::DeltaInfo delta;
+  delta.value = delta.auto_value = 20130;
+  delta.auto_rule = "c = 256 (road-like)";
+  EXPECT_EQ(app::delta_for_strategy(app::Algorithm::DeltaStepping, 20130, delta), 20130);  // no CPU rule set
+  delta.cpu_auto_value = 1250;
+  EXPECT_EQ(app::delta_for_strategy(app::Algorithm::DeltaStepping, 20130, delta), 1250);
+  EXPECT_EQ(app::delta_for_strategy(app::Algorithm::NearFar, 20130, delta), 20130);
+  EXPECT_EQ(app::delta_for_strategy(app::Algorithm::BucketMultisplit, 20130, delta), 20130);
+  const std::string line = app::format_delta_line(delta);
+  EXPECT_NE(line.find("cpu strategies 1250"), std::string::npos) << line;
+}
