@@ -21,8 +21,11 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
 
 struct ContractedGpuSolver::DeviceArrays {
   detail::DeviceMemory core_of, anchor_core, anchor_offset, distances, piece_index, piece_dist;
+  // With predecessors: what maps them back (read_off.cuh, PredecessorReadOff).
+  detail::DeviceMemory anchor_pred, piece, core_offsets, core_targets, via, predecessors, piece_pred;
   std::uint32_t piece_capacity = 0;
   std::vector<std::uint64_t> staged_index, staged_dist;  // the piece, before its upload
+  std::vector<std::uint32_t> staged_pred;
 };
 
 namespace {
@@ -42,8 +45,10 @@ ContractedGpuSolver::ContractedGpuSolver(const graph::IntCsr& g, const graph::Ch
       query_(c, g),
       core_on_host_(solves_core_on_host(c)) {
   if (core_on_host_) host_core_ = c.core;
-  if (core_on_host_ || predecessors_) return;
-  // Once per contraction: each vertex's core id and anchors, 36 bytes a vertex.
+  if (core_on_host_) return;
+  // Once per contraction: each vertex's core id and anchors, 36 bytes a
+  // vertex; with predecessors also the anchors' predecessors, the pieces and
+  // the core graph in its input order with its vias.
   SSSP_CUDA_CHECK(cudaSetDevice(options.device));
   device_ = std::make_unique<DeviceArrays>();
   std::vector<std::uint32_t> anchor_cores(c.anchors.size());
@@ -56,6 +61,16 @@ ContractedGpuSolver::ContractedGpuSolver(const graph::IntCsr& g, const graph::Ch
   upload(device_->anchor_core, anchor_cores, "the contraction's anchors");
   upload(device_->anchor_offset, anchor_offsets, "the contraction's anchor offsets");
   device_->distances.allocate(std::size_t{g.num_vertices} * 8, "the read-off distances");
+  if (predecessors_) {
+    std::vector<std::uint32_t> anchor_preds(c.anchors.size());
+    for (std::size_t i = 0; i < c.anchors.size(); ++i) anchor_preds[i] = c.anchors[i].pred;
+    upload(device_->anchor_pred, anchor_preds, "the contraction's anchor predecessors");
+    upload(device_->piece, c.piece, "the contraction's pieces");
+    upload(device_->core_offsets, c.core.offsets, "the core's offsets");
+    upload(device_->core_targets, c.core.targets, "the core's targets");
+    upload(device_->via, c.via, "the core arcs' vias");
+    device_->predecessors.allocate(std::size_t{g.num_vertices} * 4, "the read-off predecessors");
+  }
   // The uploads came from pageable memory on the legacy stream; the solver's
   // stream does not wait for it.
   SSSP_CUDA_CHECK(cudaDeviceSynchronize());
@@ -110,6 +125,7 @@ SolveResult<std::uint32_t> ContractedGpuSolver::solve(graph::vertex_id source, S
   t.core_ms = core.solve_ms;
   if (t.read_off_on_device) {
     out.distances = std::move(core.distances);
+    out.predecessors = std::move(core.predecessors);
   } else {
     const auto t2 = Clock::now();
     out.distances.resize(g_.num_vertices);
@@ -141,12 +157,18 @@ DeviceReadOff ContractedGpuSolver::stage_pieces() {
   d.staged_index.assign(piece.begin(), piece.end());
   d.staged_dist.resize(piece.size());
   for (std::size_t i = 0; i < piece.size(); ++i) d.staged_dist[i] = query_.piece_distance(piece[i]);
+  if (predecessors_) {
+    d.staged_pred.resize(piece.size());
+    for (std::size_t i = 0; i < piece.size(); ++i) d.staged_pred[i] = query_.piece_predecessor(piece[i]);
+  }
   if (piece.size() > d.piece_capacity) {
     const std::uint32_t capacity = static_cast<std::uint32_t>(std::max<std::size_t>(piece.size(), 2 * d.piece_capacity));
     d.piece_index.release();
     d.piece_dist.release();
+    d.piece_pred.release();
     d.piece_index.allocate(std::size_t{capacity} * 8, "the source's piece");
     d.piece_dist.allocate(std::size_t{capacity} * 8, "the source's piece distances");
+    if (predecessors_) d.piece_pred.allocate(std::size_t{capacity} * 4, "the source's piece predecessors");
     d.piece_capacity = capacity;
   }
   DeviceReadOff r;
@@ -160,6 +182,22 @@ DeviceReadOff ContractedGpuSolver::stage_pieces() {
   r.piece_index = d.piece_index.as<std::uint64_t>();
   r.piece_dist = d.piece_dist.as<std::uint64_t>();
   r.distances = d.distances.as<std::uint64_t>();
+  if (predecessors_) {
+    r.anchor_pred = d.anchor_pred.as<std::uint32_t>();
+    r.piece = d.piece.as<std::uint32_t>();
+    r.core_offsets = d.core_offsets.as<std::uint64_t>();
+    r.core_targets = d.core_targets.as<std::uint32_t>();
+    r.via = d.via.as<std::uint32_t>();
+    r.entry = c_.entry;
+    for (std::size_t i = 0; i < graph::ChainContraction::kEntryArcs; ++i) {
+      r.entry_targets[i] = query_.entry_targets()[i];
+      r.entry_preds[i] = query_.entry_preds()[i];
+    }
+    r.host_piece_pred = d.staged_pred.data();
+    r.piece_pred = d.piece_pred.as<std::uint32_t>();
+    r.source = query_.source();
+    r.predecessors = d.predecessors.as<std::uint32_t>();
+  }
   return r;
 }
 

@@ -1,9 +1,9 @@
 // The GPU solver over a chain contraction (graph/contraction.hpp): the core
 // graph lives on the device, each query searches its source's piece on the
 // host, writes the entry vertex's arcs, solves the core, and reads every
-// vertex's distance off the core's on the device, inside the core solve's
-// timed region (with predecessors the read-off is ContractionQuery::expand
-// on the host). Integer weights only (the contraction is exact there).
+// vertex's distance (and predecessor) off the core's on the device, inside
+// the core solve's timed region. Integer weights only (the contraction is
+// exact there).
 // Results are in the original graph's ids, like GpuSolver's.
 #pragma once
 
@@ -65,7 +65,7 @@ class ContractedGpuSolver {
   bool core_on_host_;
   graph::IntCsr host_core_;  // where core_on_host_: the core, its entry arcs rewritten per query
   // The device read-off's arrays (read_off.cuh), where the core is solved on
-  // the device without predecessors.
+  // the device.
   struct DeviceArrays;
   std::unique_ptr<DeviceArrays> device_;
   DeviceReadOff stage_pieces();  // the source's piece, staged for the solve

@@ -258,6 +258,21 @@ struct DeviceReadOff {
   std::uint64_t* piece_index = nullptr;
   std::uint64_t* piece_dist = nullptr;
   std::uint64_t* distances = nullptr;  // written: one per vertex, ~0 unreachable
+  // With SolverOptions::predecessors: what the predecessors are read off
+  // with (read_off.cuh, PredecessorReadOff), the source piece's
+  // predecessors (host, then device, pieces entries), the source (original
+  // id; it gets none), and where they are written (one per vertex).
+  const std::uint32_t* anchor_pred = nullptr;
+  const std::uint32_t* piece = nullptr;
+  const std::uint64_t* core_offsets = nullptr;
+  const std::uint32_t* core_targets = nullptr;
+  const std::uint32_t* via = nullptr;
+  std::uint32_t entry = 0;
+  std::uint32_t entry_targets[2] = {0, 0}, entry_preds[2] = {0, 0};
+  const std::uint32_t* host_piece_pred = nullptr;
+  std::uint32_t* piece_pred = nullptr;
+  std::uint32_t source = 0;
+  std::uint32_t* predecessors = nullptr;
 };
 
 // Holds the graph on the device; solve() may be called many times (several
@@ -305,9 +320,9 @@ class GpuSolver {
   SolveResult<Weight> solve(graph::vertex_id source, Strategy strategy, double delta);
   // Solves the contracted core from `source` and reads every original
   // vertex's distance off on the device (read_off): result.distances has
-  // read_off.vertices entries, and solve_ms (CUDA events) covers the solve
-  // and the read-off, so the timed region holds no host work. Integer
-  // weights, no predecessors (std::invalid_argument otherwise).
+  // read_off.vertices entries (and predecessors, with them), and solve_ms
+  // (CUDA events) covers the solve and the read-off, so the timed region
+  // holds no host work. Integer weights (std::invalid_argument otherwise).
   SolveResult<Weight> solve_and_read_off(graph::vertex_id source, Strategy strategy, double delta,
                                          const DeviceReadOff& read_off);
   // Solves every source with this delta in shared launches: one block per

@@ -963,13 +963,16 @@ struct SolverImpl {
                                   ", got " + std::to_string(options.buckets));
     SSSP_CUDA_CHECK(cudaSetDevice(options.device));
     SolveResult<Weight> r;
-    if (read_off && options.predecessors)
-      throw std::invalid_argument("sssp: a read-off on the device gives distances only (no predecessors)");
+    if (read_off && options.predecessors && !read_off->predecessors)
+      throw std::invalid_argument("sssp: a read-off with predecessors needs their arrays");
     if (read_off && read_off->pieces > 0) {  // ahead of the timed region, on the solve's stream
       SSSP_CUDA_CHECK(cudaMemcpyAsync(read_off->piece_index, read_off->host_piece_index,
                                       std::size_t{read_off->pieces} * 8, cudaMemcpyHostToDevice, stream));
       SSSP_CUDA_CHECK(cudaMemcpyAsync(read_off->piece_dist, read_off->host_piece_dist,
                                       std::size_t{read_off->pieces} * 8, cudaMemcpyHostToDevice, stream));
+      if (options.predecessors)
+        SSSP_CUDA_CHECK(cudaMemcpyAsync(read_off->piece_pred, read_off->host_piece_pred,
+                                        std::size_t{read_off->pieces} * 4, cudaMemcpyHostToDevice, stream));
     }
     if constexpr (std::is_same_v<Weight, float>) {
       if (read_off) throw std::invalid_argument("sssp: a read-off on the device needs integer weights");
@@ -978,7 +981,7 @@ struct SolverImpl {
       r = packed ? run<PackedCodec<std::uint32_t>>(device_vertex(source), strategy, delta, read_off)
                  : run<WideCodec>(device_vertex(source), strategy, delta, read_off);
     }
-    if (options.predecessors) r.predecessors[source] = graph::kNoVertex;
+    if (options.predecessors && !read_off) r.predecessors[source] = graph::kNoVertex;  // the read-off sets its own
     return r;
   }
 
@@ -1022,11 +1025,47 @@ struct SolverImpl {
     }
   };
 
-  // The original graph's distances from the labels, on the stream.
+  // A solve's predecessors as the read-off reads them: in the labels (the
+  // device's ids, mapped back through old_id when renumbered), or in their
+  // own array already in the input's ids.
   template <class Codec>
-  void launch_read_off(const DeviceReadOff& r, const label_t* labels) {
-    read_off_anchors<<<grid_for(r.vertices, 256, ws.stream_grid), 256, 0, stream>>>(
-        r.vertices, 1, r.core_of, r.anchor_core, r.anchor_offset, LabelDistance<Codec>{labels}, r.distances);
+  struct LabelPredecessor {
+    const label_t* labels;
+    const std::uint32_t* preds;   // without packed predecessors
+    const std::uint32_t* old_id;  // renumbered, packed: device id -> input id
+    std::uint32_t n;
+    __device__ std::uint32_t operator()(std::uint32_t v) const {
+      if (!Codec::kPackedPredecessors) return preds[v];
+      const auto p = static_cast<std::uint32_t>(labels[v] & 0xFFFFFFFFull);
+      if (p >= n) return graph::kNoVertex;
+      return old_id ? old_id[p] : p;
+    }
+  };
+
+  // The original graph's distances (and predecessors) from the labels, on
+  // the stream.
+  template <class Codec>
+  void launch_read_off(const DeviceReadOff& r, const label_t* labels, const std::uint32_t* preds) {
+    const int grid = grid_for(r.vertices, 256, ws.stream_grid);
+    if (options.predecessors) {
+      PredecessorReadOff p{r.anchor_pred, r.piece, r.core_offsets, r.core_targets, r.via, r.entry,
+                           {r.entry_targets[0], r.entry_targets[1]}, {r.entry_preds[0], r.entry_preds[1]}};
+      const LabelPredecessor<Codec> core_pred{labels, preds, host_order.empty() ? nullptr : old_id.as<std::uint32_t>(), n};
+      read_off_anchors_with_predecessors<<<grid, 256, 0, stream>>>(r.vertices, r.core_of, r.anchor_core,
+                                                                   r.anchor_offset, LabelDistance<Codec>{labels},
+                                                                   core_pred, p, r.distances, r.predecessors);
+      SSSP_CHECK_LAUNCH("read_off_anchors_with_predecessors");
+      if (r.pieces > 0) {
+        lower_pieces_with_predecessors<<<grid_for(r.pieces, 256, ws.stream_grid), 256, 0, stream>>>(
+            r.pieces, r.piece_index, r.piece_dist, r.piece_pred, r.source, r.distances, r.predecessors);
+        SSSP_CHECK_LAUNCH("lower_pieces_with_predecessors");
+      }
+      // The source has no predecessor (also where it is a junction).
+      SSSP_CUDA_CHECK(cudaMemsetAsync(r.predecessors + r.source, 0xFF, 4, stream));
+      return;
+    }
+    read_off_anchors<<<grid, 256, 0, stream>>>(r.vertices, 1, r.core_of, r.anchor_core, r.anchor_offset,
+                                               LabelDistance<Codec>{labels}, r.distances);
     SSSP_CHECK_LAUNCH("read_off_anchors");
     if (r.pieces == 0) return;
     lower_pieces<<<grid_for(r.pieces, 256, ws.stream_grid), 256, 0, stream>>>(r.pieces, r.piece_index,
@@ -1122,7 +1161,7 @@ struct SolverImpl {
         pred_out = big1.as<std::uint32_t>();
       }
     }
-    if (read_off) launch_read_off<Codec>(*read_off, labels_out);
+    if (read_off) launch_read_off<Codec>(*read_off, labels_out, pred_out);
     SSSP_CUDA_CHECK(cudaEventRecord(stop, stream));
     if (in_resident) stats = resident_stats();
     SSSP_CUDA_CHECK(cudaEventSynchronize(stop));
@@ -1147,6 +1186,11 @@ struct SolverImpl {
       result.distances.resize(read_off->vertices);
       SSSP_CUDA_CHECK(cudaMemcpy(result.distances.data(), read_off->distances,
                                  static_cast<std::size_t>(read_off->vertices) * 8, cudaMemcpyDeviceToHost));
+      if (options.predecessors) {
+        result.predecessors.resize(read_off->vertices);
+        SSSP_CUDA_CHECK(cudaMemcpy(result.predecessors.data(), read_off->predecessors,
+                                   static_cast<std::size_t>(read_off->vertices) * 4, cudaMemcpyDeviceToHost));
+      }
       return result;
     }
     std::vector<label_t> host_labels(n);

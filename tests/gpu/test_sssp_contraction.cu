@@ -265,9 +265,10 @@ TEST(SsspContraction, HierarchyBatchMatchesDijkstra) {
   EXPECT_TRUE(sssp::HierarchyGpuSolver(g, c, h).solve_batch({}).per_source.empty());
 }
 
-// Without predecessors the read-off runs on the device, inside the timed
-// core solve; with them it is the host's expand. Both against Dijkstra, from
-// a junction, a chain vertex and a tree vertex, one query after another.
+// The read-off runs on the device, inside the timed core solve, with and
+// without predecessors: against Dijkstra and (with them) a shortest-path tree
+// check, from a junction, a chain vertex and a tree vertex, one query after
+// another.
 TEST(SsspContraction, ReadOffOnTheDeviceForEverySourceKind) {
   SKIP_IF_NO_GPU();
   const graph::IntCsr g = test_support::road_like(seeded_spec(4), 4);
@@ -300,16 +301,19 @@ TEST(SsspContraction, ReadOffOnTheDeviceForEverySourceKind) {
         const auto want = graph::dijkstra(g, s);
         const graph::DistanceMismatches m = graph::find_distance_mismatches<std::uint32_t>(want, got.distances, 1);
         ASSERT_TRUE(m.none()) << "source " << s << (with_pred ? " +pred" : "") << ": " << m.count << " differ";
-        EXPECT_EQ(times.read_off_on_device, !with_pred) << s;
-        if (!with_pred) {
-          EXPECT_EQ(times.expand_ms, 0.0);
+        EXPECT_TRUE(times.read_off_on_device) << s;
+        EXPECT_EQ(times.expand_ms, 0.0);
+        if (with_pred) {
+          const graph::TreeCheck tree = graph::check_shortest_path_tree(g, s, got.distances, got.predecessors);
+          ASSERT_EQ(tree.errors, 0u) << "source " << s << ": " << (tree.examples.empty() ? "" : tree.examples.front());
         }
         EXPECT_NEAR(got.solve_ms, times.piece_ms + times.core_ms + times.expand_ms, 1e-9);
       }
   }
 }
 
-// The device read-off on every shared road graph, against Dijkstra.
+// The device read-off on every shared road graph, against Dijkstra, with and
+// without predecessors.
 TEST(SsspContraction, ReadOffOnTheDeviceOnTheSharedRoadGraphs) {
   SKIP_IF_NO_GPU();
   const std::vector<std::string> roads = {"road/DE.gr", "road/rome99.gr", "road/andorra_osm.mtx",
@@ -325,14 +329,23 @@ TEST(SsspContraction, ReadOffOnTheDeviceOnTheSharedRoadGraphs) {
     const graph::IntCsr& g = std::get<graph::IntCsr>(any);
     const graph::ChainContraction c = graph::contract_chains(g);
     if (sssp::solves_core_on_host(c)) continue;
-    sssp::ContractedGpuSolver solver(g, c, {});
-    for (const graph::vertex_id s : {graph::vertex_id{0}, g.num_vertices / 2, g.num_vertices - 1}) {
-      sssp::ContractedSolveTimes times;
-      const auto got = solver.solve(s, sssp::Strategy::NearFar, graph::auto_delta(c.core), &times);
-      EXPECT_TRUE(times.read_off_on_device) << file;
-      const auto want = graph::dijkstra(g, s);
-      const graph::DistanceMismatches m = graph::find_distance_mismatches<std::uint32_t>(want, got.distances, 1);
-      EXPECT_TRUE(m.none()) << file << ", source " << s << ": " << m.count << " differ";
+    for (const bool with_pred : {false, true}) {
+      sssp::SolverOptions options;
+      options.predecessors = with_pred;
+      sssp::ContractedGpuSolver solver(g, c, options);
+      for (const graph::vertex_id s : {graph::vertex_id{0}, g.num_vertices / 2, g.num_vertices - 1}) {
+        sssp::ContractedSolveTimes times;
+        const auto got = solver.solve(s, sssp::Strategy::NearFar, graph::auto_delta(c.core), &times);
+        EXPECT_TRUE(times.read_off_on_device) << file;
+        const auto want = graph::dijkstra(g, s);
+        const graph::DistanceMismatches m = graph::find_distance_mismatches<std::uint32_t>(want, got.distances, 1);
+        EXPECT_TRUE(m.none()) << file << ", source " << s << ": " << m.count << " differ";
+        if (with_pred) {
+          const graph::TreeCheck tree = graph::check_shortest_path_tree(g, s, got.distances, got.predecessors);
+          EXPECT_EQ(tree.errors, 0u) << file << ", source " << s << ": "
+                                     << (tree.examples.empty() ? "" : tree.examples.front());
+        }
+      }
     }
     ++ran;
   }

@@ -104,6 +104,8 @@ class ContractionQuery {
   // sinks when the source is a core vertex).
   const std::vector<vertex_id>& entry_targets() const { return entry_targets_; }
   const std::vector<std::uint32_t>& entry_weights() const { return entry_weights_; }
+  // Per entry arc: the piece vertex the core is entered from (kNoVertex for a sink).
+  const std::vector<vertex_id>& entry_preds() const { return entry_preds_; }
   // Writes this query's entry arcs into `core` (a copy of the contraction's).
   void apply_entry(IntCsr& core) const;
   std::uint64_t local_relaxations() const { return local_relaxations_; }
@@ -118,6 +120,7 @@ class ContractionQuery {
   // the source's piece vertices and their distances inside the piece.
   const std::vector<vertex_id>& piece_vertices() const { return touched_; }
   Dist piece_distance(vertex_id v) const { return local_dist_[v]; }
+  vertex_id piece_predecessor(vertex_id v) const { return local_pred_[v]; }
 
  private:
   const ChainContraction& c_;
