@@ -9,6 +9,7 @@
 #include "graph/reference.hpp"
 #include "sssp/cuda_check.cuh"
 #include "sssp/device_memory.cuh"
+#include "sssp/read_off_arrays.hpp"
 
 namespace sssp {
 
@@ -20,21 +21,14 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
 }  // namespace
 
 struct ContractedGpuSolver::DeviceArrays {
-  detail::DeviceMemory core_of, anchor_core, anchor_offset, distances, piece_index, piece_dist;
+  detail::ReadOffArrays read_off;
+  detail::DeviceMemory distances, piece_index, piece_dist;
   // With predecessors: what maps them back (read_off.cuh, PredecessorReadOff).
-  detail::DeviceMemory anchor_pred, piece, core_offsets, core_targets, via, predecessors, piece_pred;
+  detail::DeviceMemory piece, core_offsets, core_targets, via, predecessors, piece_pred;
   std::uint32_t piece_capacity = 0;
   std::vector<std::uint64_t> staged_index, staged_dist;  // the piece, before its upload
   std::vector<std::uint32_t> staged_pred;
 };
-
-namespace {
-template <class T>
-void upload(detail::DeviceMemory& to, const std::vector<T>& from, const char* what) {
-  to.allocate(from.size() * sizeof(T), what);
-  if (!from.empty()) SSSP_CUDA_CHECK(cudaMemcpy(to.as<void>(), from.data(), from.size() * sizeof(T), cudaMemcpyHostToDevice));
-}
-}  // namespace
 
 ContractedGpuSolver::ContractedGpuSolver(const graph::IntCsr& g, const graph::ChainContraction& c,
                                          const SolverOptions& options)
@@ -51,24 +45,13 @@ ContractedGpuSolver::ContractedGpuSolver(const graph::IntCsr& g, const graph::Ch
   // the core graph in its input order with its vias.
   SSSP_CUDA_CHECK(cudaSetDevice(options.device));
   device_ = std::make_unique<DeviceArrays>();
-  std::vector<std::uint32_t> anchor_cores(c.anchors.size());
-  std::vector<std::uint64_t> anchor_offsets(c.anchors.size());
-  for (std::size_t i = 0; i < c.anchors.size(); ++i) {
-    anchor_cores[i] = c.anchors[i].core;
-    anchor_offsets[i] = c.anchors[i].offset;
-  }
-  upload(device_->core_of, c.core_of, "the contraction's core ids");
-  upload(device_->anchor_core, anchor_cores, "the contraction's anchors");
-  upload(device_->anchor_offset, anchor_offsets, "the contraction's anchor offsets");
+  device_->read_off.upload(c, predecessors_, 0);
   device_->distances.allocate(std::size_t{g.num_vertices} * 8, "the read-off distances");
   if (predecessors_) {
-    std::vector<std::uint32_t> anchor_preds(c.anchors.size());
-    for (std::size_t i = 0; i < c.anchors.size(); ++i) anchor_preds[i] = c.anchors[i].pred;
-    upload(device_->anchor_pred, anchor_preds, "the contraction's anchor predecessors");
-    upload(device_->piece, c.piece, "the contraction's pieces");
-    upload(device_->core_offsets, c.core.offsets, "the core's offsets");
-    upload(device_->core_targets, c.core.targets, "the core's targets");
-    upload(device_->via, c.via, "the core arcs' vias");
+    detail::upload(device_->piece, c.piece, "the contraction's pieces", 0);
+    detail::upload(device_->core_offsets, c.core.offsets, "the core's offsets", 0);
+    detail::upload(device_->core_targets, c.core.targets, "the core's targets", 0);
+    detail::upload(device_->via, c.via, "the core arcs' vias", 0);
     device_->predecessors.allocate(std::size_t{g.num_vertices} * 4, "the read-off predecessors");
   }
   // The uploads came from pageable memory on the legacy stream; the solver's
@@ -173,9 +156,9 @@ DeviceReadOff ContractedGpuSolver::stage_pieces() {
   }
   DeviceReadOff r;
   r.vertices = g_.num_vertices;
-  r.core_of = d.core_of.as<std::uint32_t>();
-  r.anchor_core = d.anchor_core.as<std::uint32_t>();
-  r.anchor_offset = d.anchor_offset.as<std::uint64_t>();
+  r.core_of = d.read_off.core_of.as<std::uint32_t>();
+  r.anchor_core = d.read_off.anchor_core.as<std::uint32_t>();
+  r.anchor_offset = d.read_off.anchor_offset.as<std::uint64_t>();
   r.pieces = static_cast<std::uint32_t>(piece.size());
   r.host_piece_index = d.staged_index.data();
   r.host_piece_dist = d.staged_dist.data();
@@ -183,7 +166,7 @@ DeviceReadOff ContractedGpuSolver::stage_pieces() {
   r.piece_dist = d.piece_dist.as<std::uint64_t>();
   r.distances = d.distances.as<std::uint64_t>();
   if (predecessors_) {
-    r.anchor_pred = d.anchor_pred.as<std::uint32_t>();
+    r.anchor_pred = d.read_off.anchor_pred.as<std::uint32_t>();
     r.piece = d.piece.as<std::uint32_t>();
     r.core_offsets = d.core_offsets.as<std::uint64_t>();
     r.core_targets = d.core_targets.as<std::uint32_t>();

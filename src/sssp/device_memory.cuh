@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "sssp/cuda_check.cuh"
 
@@ -70,5 +71,15 @@ class PinnedMemory {
  private:
   void* ptr_ = nullptr;
 };
+
+// Allocates `to` for `from` and copies it up on `stream` (0: the legacy
+// stream). From pageable memory: the caller synchronises before the
+// data is read on another stream.
+template <class T>
+void upload(DeviceMemory& to, const std::vector<T>& from, const char* what, cudaStream_t stream) {
+  to.allocate(from.size() * sizeof(T), what);
+  if (!from.empty())
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(to.as<void>(), from.data(), from.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
+}
 
 }  // namespace sssp::detail

@@ -15,6 +15,7 @@
 #include "sssp/device_memory.cuh"
 #include "sssp/predecessors.cuh"
 #include "sssp/read_off.cuh"
+#include "sssp/read_off_arrays.hpp"
 #include "sssp/small_frontier.cuh"
 
 namespace sssp {
@@ -24,6 +25,7 @@ namespace cg = cooperative_groups;
 using detail::CoreDistanceArray;
 using detail::lower_pieces;
 using detail::read_off_anchors;
+using detail::upload;
 
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
@@ -212,13 +214,6 @@ __global__ void __launch_bounds__(kGridSweepThreads)
     for (std::uint32_t i = thread; i < n; i += threads) core_dist[order[i]] = __ldcg(scratch + i);
 }
 
-template <class T>
-void upload(detail::DeviceMemory& to, const std::vector<T>& from, const char* what, cudaStream_t stream) {
-  to.allocate(from.size() * sizeof(T), what);
-  if (!from.empty())
-    SSSP_CUDA_CHECK(cudaMemcpyAsync(to.as<void>(), from.data(), from.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
-}
-
 }  // namespace
 
 // One source's host part (piece search and upward search), for the
@@ -240,8 +235,8 @@ struct HierarchyGpuSolver::Impl {
   bool shared_sweep;  // distances in shared memory during the sweep
   bool predecessors;
   cudaStream_t stream = nullptr;
-  detail::DeviceMemory down_offsets, down_tails, down_weights, level_offsets, order, core_of, anchor_core,
-      anchor_offset;
+  detail::DeviceMemory down_offsets, down_tails, down_weights, level_offsets, order;
+  detail::ReadOffArrays read_off_arrays;
   // Per launch, for up to `capacity` sources: the seeds (offsets, then
   // positions; distances), the sweep's scratch, the core's and every
   // vertex's distances.
@@ -289,16 +284,7 @@ struct HierarchyGpuSolver::Impl {
     upload(down_weights, h.down_weights, "the hierarchy's downward weights", stream);
     upload(level_offsets, h.level_offsets, "the hierarchy's levels", stream);
     upload(order, h.order, "the hierarchy's order", stream);
-    // The read-off's arrays: each vertex's core id and anchors.
-    std::vector<std::uint32_t> anchor_cores(c.anchors.size());
-    std::vector<std::uint64_t> anchor_offsets(c.anchors.size());
-    for (std::size_t i = 0; i < c.anchors.size(); ++i) {
-      anchor_cores[i] = c.anchors[i].core;
-      anchor_offsets[i] = c.anchors[i].offset;
-    }
-    upload(core_of, c.core_of, "the contraction's core ids", stream);
-    upload(anchor_core, anchor_cores, "the contraction's anchors", stream);
-    upload(anchor_offset, anchor_offsets, "the contraction's anchor offsets", stream);
+    read_off_arrays.upload(c, false, stream);
     int sms = 0;
     SSSP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     read_off_blocks = std::max(1, std::min(4 * sms, static_cast<int>((g.num_vertices + 255) / 256)));
@@ -437,8 +423,9 @@ struct HierarchyGpuSolver::Impl {
     const auto blocks = static_cast<int>(
         std::min<std::uint64_t>(static_cast<std::uint64_t>(read_off_blocks) * count, (std::uint64_t{g.num_vertices} * count + 255) / 256));
     read_off_anchors<<<std::max(1, blocks), 256, 0, stream>>>(
-        g.num_vertices, count, core_of.as<std::uint32_t>(), anchor_core.as<std::uint32_t>(),
-        anchor_offset.as<std::uint64_t>(), CoreDistanceArray{core_dist.as<std::uint64_t>(), n},
+        g.num_vertices, count, read_off_arrays.core_of.as<std::uint32_t>(),
+        read_off_arrays.anchor_core.as<std::uint32_t>(), read_off_arrays.anchor_offset.as<std::uint64_t>(),
+        CoreDistanceArray{core_dist.as<std::uint64_t>(), n},
         dist.as<std::uint64_t>());
     SSSP_CHECK_LAUNCH("read_off_anchors");
     std::uint64_t pieces = 0;

@@ -126,19 +126,17 @@ __global__ void read_off_anchors_with_predecessors(std::uint32_t n, const std::u
 }
 
 // The source's own piece with predecessors: its paths inside the piece win
-// ties (<=, as ContractionQuery::expand), and the source has none.
+// ties (<=, as ContractionQuery::expand).
 static __global__ void lower_pieces_with_predecessors(std::uint32_t count, const std::uint64_t* __restrict__ index,
                                                       const std::uint64_t* __restrict__ piece_dist,
                                                       const std::uint32_t* __restrict__ piece_pred,
-                                                      std::uint32_t source, std::uint64_t* __restrict__ dist,
-                                                      std::uint32_t* __restrict__ pred) {
+                                                      std::uint64_t* __restrict__ dist, std::uint32_t* __restrict__ pred) {
   for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
     const std::uint64_t v = index[i];
     if (piece_dist[i] <= dist[v]) {
       dist[v] = piece_dist[i];
       pred[v] = piece_pred[i];
     }
-    if (v == source) pred[v] = graph::kNoVertex;
   }
 }
 

@@ -1057,7 +1057,7 @@ struct SolverImpl {
       SSSP_CHECK_LAUNCH("read_off_anchors_with_predecessors");
       if (r.pieces > 0) {
         lower_pieces_with_predecessors<<<grid_for(r.pieces, 256, ws.stream_grid), 256, 0, stream>>>(
-            r.pieces, r.piece_index, r.piece_dist, r.piece_pred, r.source, r.distances, r.predecessors);
+            r.pieces, r.piece_index, r.piece_dist, r.piece_pred, r.distances, r.predecessors);
         SSSP_CHECK_LAUNCH("lower_pieces_with_predecessors");
       }
       // The source has no predecessor (also where it is a junction).
