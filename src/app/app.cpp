@@ -140,8 +140,7 @@ bool same_file(const std::string& a, const std::string& b) {
 // before anything is loaded.
 void check_outputs_distinct(const AppOptions& o) {
   // The binary cache is read and written: no output may land on it.
-  const std::string cache =
-      !o.use_cache ? std::string() : o.cache_path.empty() ? o.graph_path + ".bin.cache" : o.cache_path;
+  const std::string cache = o.use_cache ? graph::cache_path_for(o.graph_path, o.cache_path) : std::string();
   const std::pair<const char*, const std::string*> inputs[] = {{"--graph", &o.graph_path},
                                                                {"--sources", &o.sources_file.path},
                                                                {"--targets", &o.targets_file.path},

@@ -47,6 +47,10 @@ struct LoadReport {
   BuildStats build;                 // entries, self-loops and duplicates dropped
 };
 
+// Where load_graph keeps the binary cache of `path`: `cache_path` when given,
+// else beside the input, "<path>.bin.cache".
+std::string cache_path_for(const std::string& path, const std::string& cache_path);
+
 // Throws InputError naming file and line on any bad input.
 AnyCsr load_graph(const std::string& path, const LoadOptions& options, LoadReport* report = nullptr);
 

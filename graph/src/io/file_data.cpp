@@ -205,7 +205,7 @@ struct FileData::Mapping {
 
 FileData::FileData() = default;
 
-FileData FileData::open(const std::string& path, bool progress, bool hash_source) {
+FileData FileData::open_stored(const std::string& path, bool regular_only) {
   FileData out;
   out.path_ = path;
   Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
@@ -213,6 +213,8 @@ FileData FileData::open(const std::string& path, bool progress, bool hash_source
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) cannot_open(path, "cannot stat", errno);
   if (S_ISDIR(st.st_mode)) throw InputError(InputErrorKind::CannotOpen, path, 0, "is a directory, not a file");
+  if (regular_only && !S_ISREG(st.st_mode))
+    throw InputError(InputErrorKind::CannotOpen, path, 0, "not a regular file: its content cannot be hashed");
   out.identity_ = identity_of(st);
 
   if (out.identity_.regular) {
@@ -221,7 +223,7 @@ FileData FileData::open(const std::string& path, bool progress, bool hash_source
     out.file_bytes_ = bytes;
     out.data_ = static_cast<const char*>(out.mapping_->address);
     out.size_ = bytes;
-  } else {
+  } else if (!regular_only) {
     RawBuffer buf;
     read_stream(path, fd.get(), buf);
     out.file_bytes_ = buf.size;
@@ -229,6 +231,11 @@ FileData FileData::open(const std::string& path, bool progress, bool hash_source
     out.heap_ = buf.release();
     out.data_ = out.heap_ ? out.heap_ : "";
   }
+  return out;
+}
+
+FileData FileData::open(const std::string& path, bool progress, bool hash_source) {
+  FileData out = open_stored(path, false);
   if (hash_source) out.source_hash_ = detail::hash_array(out.data_, out.size_);
 
   const auto* bytes = reinterpret_cast<const unsigned char*>(out.data_);
@@ -298,23 +305,7 @@ void FileData::release() noexcept {
 }
 
 std::uint64_t hash_file(const std::string& path, FileIdentity* identity) {
-  const FileData file = [&] {
-    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (fd.get() < 0) cannot_open(path, "cannot open", errno);
-    struct stat st {};
-    if (::fstat(fd.get(), &st) != 0) cannot_open(path, "cannot stat", errno);
-    if (!S_ISREG(st.st_mode))
-      throw InputError(InputErrorKind::CannotOpen, path, 0, "not a regular file: its content cannot be hashed");
-    FileData f;
-    f.path_ = path;
-    f.identity_ = identity_of(st);
-    if (f.identity_.bytes > 0) {
-      f.mapping_ = std::make_unique<FileData::Mapping>(path, std::move(fd), static_cast<std::size_t>(st.st_size));
-      f.data_ = static_cast<const char*>(f.mapping_->address);
-      f.size_ = f.file_bytes_ = f.identity_.bytes;
-    }
-    return f;
-  }();
+  const FileData file = FileData::open_stored(path, true);
   const std::uint64_t hash = detail::hash_array(file.data(), file.size());
   file.check_unchanged();
   if (identity) *identity = file.identity();

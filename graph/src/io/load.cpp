@@ -188,6 +188,10 @@ std::optional<AnyCsr> read_fresh_cache(const std::string& path, const std::strin
 
 }  // namespace
 
+std::string cache_path_for(const std::string& path, const std::string& cache_path) {
+  return cache_path.empty() ? path + ".bin.cache" : cache_path;
+}
+
 AnyCsr load_graph(const std::string& path, const LoadOptions& options, LoadReport* report_out) {
   const auto start = Clock::now();
   const ThreadLimit limit(options.threads);
@@ -199,8 +203,7 @@ AnyCsr load_graph(const std::string& path, const LoadOptions& options, LoadRepor
     const io::CacheFile cache(path);
     AnyCsr graph = cache.read();
     report.format = Format::Binary;
-    struct stat st {};
-    if (::stat(path.c_str(), &st) == 0) report.file_bytes = static_cast<std::uint64_t>(st.st_size);
+    report.file_bytes = cache.file_bytes();
     fill_from_cache(report, cache.info());
     graph = adapt_binary(std::move(graph), options, report);
     report.total_seconds = seconds_since(start);
@@ -214,7 +217,7 @@ AnyCsr load_graph(const std::string& path, const LoadOptions& options, LoadRepor
     throw InputError(InputErrorKind::CannotOpen, path, 0, std::string("cannot open: ") + std::strerror(errno));
   const bool cacheable = options.use_cache && S_ISREG(source_stat.st_mode) && source_stat.st_size > 0;
   report.file_bytes = static_cast<std::uint64_t>(source_stat.st_size);
-  const std::string cache_path = options.cache_path.empty() ? path + ".bin.cache" : options.cache_path;
+  const std::string cache_path = cache_path_for(path, options.cache_path);
   const std::string key = io::rule_key(options.weights);
   if (cacheable) {
     // A cache written over its own source would destroy the input.

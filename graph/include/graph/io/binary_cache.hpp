@@ -83,6 +83,9 @@ class CacheFile {
   CacheFile& operator=(const CacheFile&) = delete;
 
   const CacheInfo& info() const { return info_; }
+  // The file's size (the layout's, which the header was checked against; 0
+  // for another version).
+  std::uint64_t file_bytes() const { return layout_.total; }
 
   // The whole graph, checked: version, memory budget, checksum, and every
   // CSR invariant the solvers rely on (graph/csr_check.hpp). Throws

@@ -55,6 +55,9 @@ class FileData {
  private:
   friend std::uint64_t hash_file(const std::string& path, FileIdentity* identity);
   struct Mapping;
+  // The bytes as stored: a regular file mapped, anything else read to its
+  // end (refused with regular_only); not decompressed, not hashed.
+  static FileData open_stored(const std::string& path, bool regular_only);
   void release() noexcept;
 
   std::string path_;
