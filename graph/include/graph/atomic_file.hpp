@@ -7,6 +7,11 @@
 //  - a FIFO, character device or socket: written in place, because a rename
 //    would put a regular file where the FIFO or device was (`--output
 //    /dev/null` must not replace the system's /dev/null);
+//  - this process's own descriptor (/dev/stdout, /dev/stderr, /dev/fd/N,
+//    /proc/self/fd/N): written through that descriptor, in place, whatever
+//    it is open on: `--output /dev/stdout > file` must fill the file the
+//    shell opened (at its offset, appending where it appends), not rename a
+//    new one over it;
 //  - a symlink: followed, so the link stays a link and the file it points to
 //    (or, dangling, would point to) gets the data by the rules above;
 //  - a directory or block device: refused.

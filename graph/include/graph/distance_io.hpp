@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -45,19 +46,42 @@ void write_target_distances(const std::string& path, const std::vector<std::uint
                             const std::vector<std::uint64_t>& target_ids,
                             const std::vector<std::vector<Dist>>& distances, Dist infinity);
 
+// One predecessor row per source (or per source's targets): ids 0-based,
+// kNoVertex for none; written back as the user's ids, -1 for none.
+using PredecessorRows = std::vector<std::vector<vertex_id>>;
+
 // The same three into a file the caller opened, for outputs that must be put
 // in place together: every byte is written and `out` finished (the step that
 // may fail), and out.commit() is left to the caller. Dropped uncommitted, the
-// file leaves its target as it was.
+// file leaves its target as it was. With predecessors, each distance is
+// followed by its vertex's predecessor ("id distance predecessor"; the table
+// and target forms name the columns in their comment line).
 template <class Dist>
 void write_distances(detail::AtomicFile& out, const std::vector<Dist>& dist, Dist infinity,
-                     std::uint32_t id_base = 1);
+                     std::uint32_t id_base = 1, const std::vector<vertex_id>* predecessors = nullptr);
 template <class Dist>
 void write_distance_table(detail::AtomicFile& out, const std::vector<std::uint64_t>& source_ids,
-                          const std::vector<std::vector<Dist>>& rows, Dist infinity, std::uint32_t id_base = 1);
+                          const std::vector<std::vector<Dist>>& rows, Dist infinity, std::uint32_t id_base = 1,
+                          const PredecessorRows* predecessors = nullptr);
 template <class Dist>
 void write_target_distances(detail::AtomicFile& out, const std::vector<std::uint64_t>& source_ids,
                             const std::vector<std::uint64_t>& target_ids,
-                            const std::vector<std::vector<Dist>>& distances, Dist infinity);
+                            const std::vector<std::vector<Dist>>& distances, Dist infinity,
+                            const PredecessorRows* predecessors = nullptr, std::uint32_t id_base = 1);
+
+// The same into a stream (`--output -`: standard output), flushed at the
+// end. Throws std::runtime_error when the stream fails.
+template <class Dist>
+void write_distances(std::ostream& out, const std::vector<Dist>& dist, Dist infinity, std::uint32_t id_base = 1,
+                     const std::vector<vertex_id>* predecessors = nullptr);
+template <class Dist>
+void write_distance_table(std::ostream& out, const std::vector<std::uint64_t>& source_ids,
+                          const std::vector<std::vector<Dist>>& rows, Dist infinity, std::uint32_t id_base = 1,
+                          const PredecessorRows* predecessors = nullptr);
+template <class Dist>
+void write_target_distances(std::ostream& out, const std::vector<std::uint64_t>& source_ids,
+                            const std::vector<std::uint64_t>& target_ids,
+                            const std::vector<std::vector<Dist>>& distances, Dist infinity,
+                            const PredecessorRows* predecessors = nullptr, std::uint32_t id_base = 1);
 
 }  // namespace graph

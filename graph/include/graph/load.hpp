@@ -16,7 +16,7 @@ enum class Format { Auto, MatrixMarket, Dimacs, EdgeList, Binary };
 // "auto", "mtx", "gr", "el", "bin"; throws InputError(BadArgument) otherwise.
 Format parse_format(const std::string& name);
 const char* to_string(Format f);
-// By extension (.mtx, .gr, .el/.txt/.edges, .bin; a trailing .gz is allowed
+// By extension (.mtx, .gr, .el/.wel/.txt/.edges, .bin; a trailing .gz is allowed
 // for text formats); throws InputError(BadArgument) when it cannot tell.
 Format detect_format(const std::string& path);
 
@@ -51,7 +51,9 @@ struct LoadReport {
 // else beside the input, "<path>.bin.cache".
 std::string cache_path_for(const std::string& path, const std::string& cache_path);
 
-// Throws InputError naming file and line on any bad input.
+// Throws InputError naming file and line on any bad input. Path "-" reads
+// standard input (a pipe or a redirected file; its format must be given,
+// and it is never cached); messages name it "stdin".
 AnyCsr load_graph(const std::string& path, const LoadOptions& options, LoadReport* report = nullptr);
 
 }  // namespace graph

@@ -39,9 +39,45 @@ std::string follow_links(const std::string& path, const std::string& named) {
   throw InputError(InputErrorKind::CannotOpen, named, 0, "too many levels of symbolic links");
 }
 
+// The descriptor a path names when it is this process's own open file:
+// /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N; -1 for any other
+// path. Such a path reaches whatever the descriptor is open on (a pipe, a
+// terminal, or a regular file the shell redirected), and writing through
+// the descriptor keeps its offset and append mode, where a rename would put
+// a new file in place of the one the shell opened.
+int own_descriptor(const std::string& path) {
+  if (path == "/dev/stdout") return 1;
+  if (path == "/dev/stderr") return 2;
+  for (const char* prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    const std::string p(prefix);
+    if (path.compare(0, p.size(), p) != 0 || path.size() == p.size() || path.size() > p.size() + 6) continue;
+    int fd = 0;
+    for (std::size_t i = p.size(); i < path.size(); ++i) {
+      if (path[i] < '0' || path[i] > '9') return -1;
+      fd = fd * 10 + (path[i] - '0');
+    }
+    return fd;
+  }
+  return -1;
+}
+
 }  // namespace
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
+  if (const int own = own_descriptor(path_); own >= 0 && ::fcntl(own, F_GETFD) != -1) {
+    in_place_ = true;
+    target_ = path_;
+    const int fd = ::fcntl(own, F_DUPFD_CLOEXEC, 3);
+    if (fd < 0) fail("cannot open", errno);
+    file_ = ::fdopen(fd, "wb");
+    if (!file_) {
+      const int error = errno;
+      ::close(fd);
+      fail("cannot open", error);
+    }
+    std::setvbuf(file_, nullptr, _IOFBF, 1 << 20);
+    return;
+  }
   // stat() follows links the way open() will: /dev/stdout reaches a pipe or
   // terminal through a /proc link that names no path.
   struct stat st {};

@@ -208,8 +208,9 @@ FileData::FileData() = default;
 FileData FileData::open_stored(const std::string& path, bool regular_only) {
   FileData out;
   out.path_ = path;
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0) cannot_open(path, "cannot open", errno);
+  // "-": standard input (a copy of the descriptor, so closing it leaves stdin open).
+  Fd fd(path == "-" ? ::fcntl(0, F_DUPFD_CLOEXEC, 3) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) cannot_open(path == "-" ? "stdin" : path, "cannot open", errno);
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) cannot_open(path, "cannot stat", errno);
   if (S_ISDIR(st.st_mode)) throw InputError(InputErrorKind::CannotOpen, path, 0, "is a directory, not a file");

@@ -150,9 +150,14 @@ Format detect_format(const std::string& path) {
   }
   if (ends_with(name, ".mtx")) return Format::MatrixMarket;
   if (ends_with(name, ".gr")) return Format::Dimacs;
-  if (ends_with(name, ".el") || ends_with(name, ".txt") || ends_with(name, ".edges")) return Format::EdgeList;
+  // .wel: GAP's weighted edge list, "U V W" on every line.
+  if (ends_with(name, ".el") || ends_with(name, ".wel") || ends_with(name, ".txt") || ends_with(name, ".edges"))
+    return Format::EdgeList;
+  if (path == "-")
+    throw InputError(InputErrorKind::BadArgument, "stdin", 0,
+                     "standard input has no file name to tell its format: name it with --format mtx|gr|el");
   throw InputError(InputErrorKind::BadArgument, path, 0,
-                   "cannot tell the graph format from the file name (expected .mtx, .gr, .el, .txt, .edges, "
+                   "cannot tell the graph format from the file name (expected .mtx, .gr, .el, .wel, .txt, .edges, "
                    "optionally .gz, or .bin); name it with --format mtx|gr|el|bin");
 }
 
@@ -198,6 +203,11 @@ AnyCsr load_graph(const std::string& path, const LoadOptions& options, LoadRepor
   LoadReport report;
   report.path = path;
   const Format format = options.format == Format::Auto ? detect_format(path) : options.format;
+  // "-" is standard input, named so in messages ("stdin:12: ...").
+  const bool from_stdin = path == "-";
+  const std::string name = from_stdin ? "stdin" : path;
+  if (from_stdin && format == Format::Binary)
+    throw InputError(InputErrorKind::BadArgument, name, 0, "a binary cache is read from a file, not from stdin");
 
   if (format == Format::Binary) {
     const io::CacheFile cache(path);
@@ -213,9 +223,10 @@ AnyCsr load_graph(const std::string& path, const LoadOptions& options, LoadRepor
 
   // Only a regular file can be cached: a pipe cannot be read twice.
   struct stat source_stat {};
-  if (::stat(path.c_str(), &source_stat) != 0)
-    throw InputError(InputErrorKind::CannotOpen, path, 0, std::string("cannot open: ") + std::strerror(errno));
-  const bool cacheable = options.use_cache && S_ISREG(source_stat.st_mode) && source_stat.st_size > 0;
+  if ((from_stdin ? ::fstat(0, &source_stat) : ::stat(path.c_str(), &source_stat)) != 0)
+    throw InputError(InputErrorKind::CannotOpen, name, 0, std::string("cannot open: ") + std::strerror(errno));
+  const bool cacheable =
+      !from_stdin && options.use_cache && S_ISREG(source_stat.st_mode) && source_stat.st_size > 0;
   report.file_bytes = static_cast<std::uint64_t>(source_stat.st_size);
   const std::string cache_path = cache_path_for(path, options.cache_path);
   const std::string key = io::rule_key(options.weights);
@@ -252,10 +263,10 @@ AnyCsr load_graph(const std::string& path, const LoadOptions& options, LoadRepor
     read_options.progress = options.progress;
     try {
       switch (format) {
-        case Format::MatrixMarket: parsed = io::read_matrix_market(file, path, read_options); break;
-        case Format::Dimacs: parsed = io::read_dimacs(file, path, read_options); break;
-        case Format::EdgeList: parsed = io::read_edge_list(file, path, read_options); break;
-        default: throw InputError(InputErrorKind::BadArgument, path, 0, "no reader for this format");
+        case Format::MatrixMarket: parsed = io::read_matrix_market(file, name, read_options); break;
+        case Format::Dimacs: parsed = io::read_dimacs(file, name, read_options); break;
+        case Format::EdgeList: parsed = io::read_edge_list(file, name, read_options); break;
+        default: throw InputError(InputErrorKind::BadArgument, name, 0, "no reader for this format");
       }
     } catch (const InputError&) {
       file.check_unchanged();  // a file cut short while parsing is the error to tell
@@ -275,7 +286,7 @@ AnyCsr load_graph(const std::string& path, const LoadOptions& options, LoadRepor
 
   const auto build_start = Clock::now();
   const bool announce = options.progress && report.parse_seconds > 1.0;
-  if (announce) std::fprintf(stderr, "%s: building CSR ...", printable(path).c_str());
+  if (announce) std::fprintf(stderr, "%s: building CSR ...", printable(name).c_str());
   BuildOptions build_options;
   build_options.symmetrize = report.symmetric;
   AnyCsr graph = std::visit(

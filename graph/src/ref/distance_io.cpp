@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -107,13 +108,36 @@ std::vector<double> read_distances(const std::string& path, std::uint32_t id_bas
 
 namespace {
 
-// Formatted lines gathered in 1 MiB blocks before they go to the file.
+// Where the formatted bytes go: an output file (finished by the writer,
+// committed by its caller) or a stream.
+struct Sink {
+  detail::AtomicFile* file = nullptr;
+  std::ostream* stream = nullptr;
+  void write(const char* data, std::size_t bytes) {
+    if (file) {
+      file->write(data, bytes);
+    } else {
+      stream->write(data, static_cast<std::streamsize>(bytes));
+      if (!*stream) throw std::runtime_error("write to the output stream failed");
+    }
+  }
+  void finish() {
+    if (file) {
+      file->finish();
+    } else {
+      stream->flush();
+      if (!*stream) throw std::runtime_error("write to the output stream failed");
+    }
+  }
+};
+
+// Formatted lines gathered in 1 MiB blocks before they go to the sink.
 // Integers as integers; floats in the shortest form that reads back to the
 // same value (std::to_chars' guarantee, never more than max_digits10 digits);
-// the infinity of the distance type as -1.
+// the infinity of the distance type as -1, and so is "no predecessor".
 class LineWriter {
  public:
-  explicit LineWriter(detail::AtomicFile& out) : out_(out), buffer_(kBlockBytes + kMaxItem, '\0') {}
+  explicit LineWriter(Sink out) : out_(out), buffer_(kBlockBytes + kMaxItem, '\0') {}
 
   void text(const std::string& s) {
     for (const char c : s) put(c);
@@ -132,11 +156,22 @@ class LineWriter {
       used_ = static_cast<std::size_t>(std::to_chars(at(), end(), d).ptr - buffer_.data());
     }
   }
+  // " p" after a distance: the predecessor's id as the user sees it, -1 for
+  // none (the source itself, unreachable vertices).
+  void predecessor(vertex_id p, std::uint32_t id_base) {
+    put(' ');
+    if (p == kNoVertex) {
+      put('-');
+      put('1');
+    } else {
+      id(std::uint64_t{p} + id_base);
+    }
+  }
   void put(char c) {
     room();
     buffer_[used_++] = c;
   }
-  // Writes what is left and finishes the file; committing it is the caller's.
+  // Writes what is left and finishes the sink; committing a file is the caller's.
   void finish() {
     out_.write(buffer_.data(), used_);
     used_ = 0;
@@ -155,47 +190,70 @@ class LineWriter {
     used_ = 0;
   }
 
-  detail::AtomicFile& out_;
+  Sink out_;
   std::string buffer_;
   std::size_t used_ = 0;
 };
 
-}  // namespace
+void check_predecessor_rows(const char* who, const PredecessorRows* predecessors, std::size_t rows,
+                            std::size_t length) {
+  if (!predecessors) return;
+  if (predecessors->size() != rows)
+    throw std::invalid_argument(std::string(who) + ": " + std::to_string(predecessors->size()) +
+                                " predecessor rows for " + std::to_string(rows) + " sources");
+  for (const auto& row : *predecessors)
+    if (row.size() != length)
+      throw std::invalid_argument(std::string(who) + ": a predecessor row of " + std::to_string(row.size()) +
+                                  " for " + std::to_string(length) + " entries");
+}
 
 template <class Dist>
-void write_distances(detail::AtomicFile& file, const std::vector<Dist>& dist, Dist infinity, std::uint32_t id_base) {
-  LineWriter out(file);
+void put_distances(Sink sink, const std::vector<Dist>& dist, Dist infinity, std::uint32_t id_base,
+                   const std::vector<vertex_id>* predecessors) {
+  if (predecessors && predecessors->size() != dist.size())
+    throw std::invalid_argument("write_distances: " + std::to_string(predecessors->size()) + " predecessors for " +
+                                std::to_string(dist.size()) + " distances");
+  LineWriter out(sink);
   for (std::size_t v = 0; v < dist.size(); ++v) {
     out.id(static_cast<std::uint64_t>(v) + id_base);
     out.put(' ');
     out.distance(dist[v], infinity);
+    if (predecessors) out.predecessor((*predecessors)[v], id_base);
     out.put('\n');
   }
   out.finish();
 }
 
 template <class Dist>
-void write_distance_table(detail::AtomicFile& file, const std::vector<std::uint64_t>& source_ids,
-                          const std::vector<std::vector<Dist>>& rows, Dist infinity, std::uint32_t id_base) {
+void put_distance_table(Sink sink, const std::vector<std::uint64_t>& source_ids,
+                        const std::vector<std::vector<Dist>>& rows, Dist infinity, std::uint32_t id_base,
+                        const PredecessorRows* predecessors) {
   if (rows.size() != source_ids.size())
     throw std::invalid_argument("write_distance_table: " + std::to_string(rows.size()) + " rows for " +
                                 std::to_string(source_ids.size()) + " sources");
   const std::size_t n = rows.empty() ? 0 : rows.front().size();
   for (const auto& row : rows)
     if (row.size() != n) throw std::invalid_argument("write_distance_table: rows of different lengths");
-  LineWriter out(file);
+  check_predecessor_rows("write_distance_table", predecessors, rows.size(), n);
+  LineWriter out(sink);
   out.text("# id");
   for (const std::uint64_t s : source_ids) {
     out.text(" d(");
     out.id(s);
     out.put(')');
+    if (predecessors) {
+      out.text(" p(");
+      out.id(s);
+      out.put(')');
+    }
   }
   out.put('\n');
   for (std::size_t v = 0; v < n; ++v) {
     out.id(static_cast<std::uint64_t>(v) + id_base);
-    for (const auto& row : rows) {
+    for (std::size_t i = 0; i < rows.size(); ++i) {
       out.put(' ');
-      out.distance(row[v], infinity);
+      out.distance(rows[i][v], infinity);
+      if (predecessors) out.predecessor((*predecessors)[i][v], id_base);
     }
     out.put('\n');
   }
@@ -203,9 +261,10 @@ void write_distance_table(detail::AtomicFile& file, const std::vector<std::uint6
 }
 
 template <class Dist>
-void write_target_distances(detail::AtomicFile& file, const std::vector<std::uint64_t>& source_ids,
-                            const std::vector<std::uint64_t>& target_ids,
-                            const std::vector<std::vector<Dist>>& distances, Dist infinity) {
+void put_target_distances(Sink sink, const std::vector<std::uint64_t>& source_ids,
+                          const std::vector<std::uint64_t>& target_ids,
+                          const std::vector<std::vector<Dist>>& distances, Dist infinity,
+                          const PredecessorRows* predecessors, std::uint32_t id_base) {
   if (distances.size() != source_ids.size())
     throw std::invalid_argument("write_target_distances: " + std::to_string(distances.size()) + " rows for " +
                                 std::to_string(source_ids.size()) + " sources");
@@ -213,8 +272,9 @@ void write_target_distances(detail::AtomicFile& file, const std::vector<std::uin
     if (row.size() != target_ids.size())
       throw std::invalid_argument("write_target_distances: a row of " + std::to_string(row.size()) + " for " +
                                   std::to_string(target_ids.size()) + " targets");
-  LineWriter out(file);
-  out.text("# source target distance\n");
+  check_predecessor_rows("write_target_distances", predecessors, distances.size(), target_ids.size());
+  LineWriter out(sink);
+  out.text(predecessors ? "# source target distance predecessor\n" : "# source target distance\n");
   for (std::size_t i = 0; i < source_ids.size(); ++i) {
     for (std::size_t j = 0; j < target_ids.size(); ++j) {
       out.id(source_ids[i]);
@@ -222,10 +282,58 @@ void write_target_distances(detail::AtomicFile& file, const std::vector<std::uin
       out.id(target_ids[j]);
       out.put(' ');
       out.distance(distances[i][j], infinity);
+      if (predecessors) out.predecessor((*predecessors)[i][j], id_base);
       out.put('\n');
     }
   }
   out.finish();
+}
+
+Sink file_sink(detail::AtomicFile& file) { return Sink{&file, nullptr}; }
+Sink stream_sink(std::ostream& stream) { return Sink{nullptr, &stream}; }
+
+}  // namespace
+
+template <class Dist>
+void write_distances(detail::AtomicFile& file, const std::vector<Dist>& dist, Dist infinity, std::uint32_t id_base,
+                     const std::vector<vertex_id>* predecessors) {
+  put_distances(file_sink(file), dist, infinity, id_base, predecessors);
+}
+
+template <class Dist>
+void write_distances(std::ostream& out, const std::vector<Dist>& dist, Dist infinity, std::uint32_t id_base,
+                     const std::vector<vertex_id>* predecessors) {
+  put_distances(stream_sink(out), dist, infinity, id_base, predecessors);
+}
+
+template <class Dist>
+void write_distance_table(detail::AtomicFile& file, const std::vector<std::uint64_t>& source_ids,
+                          const std::vector<std::vector<Dist>>& rows, Dist infinity, std::uint32_t id_base,
+                          const PredecessorRows* predecessors) {
+  put_distance_table(file_sink(file), source_ids, rows, infinity, id_base, predecessors);
+}
+
+template <class Dist>
+void write_distance_table(std::ostream& out, const std::vector<std::uint64_t>& source_ids,
+                          const std::vector<std::vector<Dist>>& rows, Dist infinity, std::uint32_t id_base,
+                          const PredecessorRows* predecessors) {
+  put_distance_table(stream_sink(out), source_ids, rows, infinity, id_base, predecessors);
+}
+
+template <class Dist>
+void write_target_distances(detail::AtomicFile& file, const std::vector<std::uint64_t>& source_ids,
+                            const std::vector<std::uint64_t>& target_ids,
+                            const std::vector<std::vector<Dist>>& distances, Dist infinity,
+                            const PredecessorRows* predecessors, std::uint32_t id_base) {
+  put_target_distances(file_sink(file), source_ids, target_ids, distances, infinity, predecessors, id_base);
+}
+
+template <class Dist>
+void write_target_distances(std::ostream& out, const std::vector<std::uint64_t>& source_ids,
+                            const std::vector<std::uint64_t>& target_ids,
+                            const std::vector<std::vector<Dist>>& distances, Dist infinity,
+                            const PredecessorRows* predecessors, std::uint32_t id_base) {
+  put_target_distances(stream_sink(out), source_ids, target_ids, distances, infinity, predecessors, id_base);
 }
 
 // The path forms: open, write, put in place.
@@ -253,20 +361,30 @@ void write_target_distances(const std::string& path, const std::vector<std::uint
   file.commit();
 }
 
+#define GRAPH_DISTANCE_PATH_WRITERS(Dist)                                                                   \
+  template void write_distances(const std::string&, const std::vector<Dist>&, Dist, std::uint32_t);          \
+  template void write_distance_table(const std::string&, const std::vector<std::uint64_t>&,                  \
+                                     const std::vector<std::vector<Dist>>&, Dist, std::uint32_t);            \
+  template void write_target_distances(const std::string&, const std::vector<std::uint64_t>&,                \
+                                       const std::vector<std::uint64_t>&, const std::vector<std::vector<Dist>>&, \
+                                       Dist);
 #define GRAPH_DISTANCE_WRITERS(Out, Dist)                                                                    \
-  template void write_distances(Out, const std::vector<Dist>&, Dist, std::uint32_t);                         \
+  template void write_distances(Out, const std::vector<Dist>&, Dist, std::uint32_t, const std::vector<vertex_id>*); \
   template void write_distance_table(Out, const std::vector<std::uint64_t>&, const std::vector<std::vector<Dist>>&, \
-                                     Dist, std::uint32_t);                                                   \
+                                     Dist, std::uint32_t, const PredecessorRows*);                           \
   template void write_target_distances(Out, const std::vector<std::uint64_t>&, const std::vector<std::uint64_t>&,  \
-                                       const std::vector<std::vector<Dist>>&, Dist);
-GRAPH_DISTANCE_WRITERS(const std::string&, std::uint64_t)
-GRAPH_DISTANCE_WRITERS(const std::string&, std::uint32_t)
-GRAPH_DISTANCE_WRITERS(const std::string&, float)
-GRAPH_DISTANCE_WRITERS(const std::string&, double)
-GRAPH_DISTANCE_WRITERS(detail::AtomicFile&, std::uint64_t)
-GRAPH_DISTANCE_WRITERS(detail::AtomicFile&, std::uint32_t)
-GRAPH_DISTANCE_WRITERS(detail::AtomicFile&, float)
-GRAPH_DISTANCE_WRITERS(detail::AtomicFile&, double)
+                                       const std::vector<std::vector<Dist>>&, Dist, const PredecessorRows*,  \
+                                       std::uint32_t);
+#define GRAPH_DISTANCE_ALL_WRITERS(Dist)            \
+  GRAPH_DISTANCE_PATH_WRITERS(Dist)                 \
+  GRAPH_DISTANCE_WRITERS(detail::AtomicFile&, Dist) \
+  GRAPH_DISTANCE_WRITERS(std::ostream&, Dist)
+GRAPH_DISTANCE_ALL_WRITERS(std::uint64_t)
+GRAPH_DISTANCE_ALL_WRITERS(std::uint32_t)
+GRAPH_DISTANCE_ALL_WRITERS(float)
+GRAPH_DISTANCE_ALL_WRITERS(double)
+#undef GRAPH_DISTANCE_ALL_WRITERS
+#undef GRAPH_DISTANCE_PATH_WRITERS
 #undef GRAPH_DISTANCE_WRITERS
 
 }  // namespace graph
