@@ -22,6 +22,9 @@
 #include "app/harness.hpp"
 #include "app/json_report.hpp"
 #include "app/options.hpp"
+#include "app/brief_report.hpp"
+#include "app/preflight.hpp"
+#include "app/progress.hpp"
 #include "app/report.hpp"
 #include "app/sources.hpp"
 #include "app/validate.hpp"
@@ -109,7 +112,7 @@ SolveOutcome<Weight> gpu_outcome(sssp::SolveResult<Weight>&& r, Algorithm a, dou
 // An output file's directory must exist before the run starts: a typo in a
 // path must not cost a long run its results.
 void check_output_path(const std::string& path, const std::string& option) {
-  if (path.empty()) return;
+  if (path.empty() || path == "-") return;  // "-": stdout
   const fs::path file(path);
   const fs::path dir = file.parent_path().empty() ? fs::path(".") : file.parent_path();
   std::error_code ec;
@@ -147,14 +150,16 @@ void check_outputs_distinct(const AppOptions& o) {
                                                                {"--cache", &cache}};
   const std::pair<const char*, const std::string*> outputs[] = {{"--output", &o.output_path},
                                                                 {"--json", &o.json_path}};
+  // "-" is a standard stream (stdin in, stdout out), never a file.
   for (const auto& [option, path] : outputs) {
-    if (path->empty()) continue;
+    if (path->empty() || *path == "-") continue;
     for (const auto& [input, input_path] : inputs)
-      if (!input_path->empty() && same_file(*path, *input_path))
+      if (!input_path->empty() && *input_path != "-" && same_file(*path, *input_path))
         throw UsageError(std::string(option) + " " + *path + " and " + input + " " + *input_path +
                          " name the same file: the run would overwrite its input");
   }
-  if (!o.output_path.empty() && !o.json_path.empty() && same_file(o.output_path, o.json_path))
+  if (!o.output_path.empty() && !o.json_path.empty() && o.output_path != "-" && o.json_path != "-" &&
+      same_file(o.output_path, o.json_path))
     throw UsageError("--output " + o.output_path + " and --json " + o.json_path +
                      " name the same file: one would overwrite the other");
 }
@@ -172,8 +177,10 @@ LoadedGraph load_or_generate(const AppOptions& o) {
     const graph::GeneratorSpec spec = graph::GeneratorSpec::parse(o.generate_spec);
     graph::BuildStats stats;
     const auto start = Clock::now();
+    const GenerationProgress progress(spec, !o.quiet);
     loaded.csr = graph::generate(spec, rule, o.seed, &stats);
     info.total_ms = ms_since(start);
+    progress.done(info.total_ms);
     info.source = spec.describe();
     info.generated = true;
     info.format = "generated";
@@ -196,7 +203,7 @@ LoadedGraph load_or_generate(const AppOptions& o) {
     lo.threads = o.threads;
     graph::LoadReport report;
     loaded.csr = graph::load_graph(o.graph_path, lo, &report);
-    info.source = report.path.empty() ? o.graph_path : report.path;
+    info.source = o.graph_from_stdin() ? "stdin" : report.path.empty() ? o.graph_path : report.path;
     info.format = graph::to_string(report.format);
     info.file_bytes = report.file_bytes;
     info.parse_ms = report.parse_seconds * 1e3;
@@ -239,9 +246,11 @@ class Runner {
  public:
   using Dist = graph::distance_t<Weight>;
 
+  // The report goes to `out`, warnings and errors to `err`, and what --output
+  // - and --json - ask for to `data` (stdout).
   Runner(const graph::Csr<Weight>& g, const AppOptions& o, GraphInfo info, DeviceChoice device,
-         std::vector<Algorithm> algorithms, std::ostream& out, std::ostream& err)
-      : g_(g), o_(o), device_choice_(device), algorithms_(std::move(algorithms)), out_(out), err_(err) {
+         std::vector<Algorithm> algorithms, std::ostream& out, std::ostream& err, std::ostream& data)
+      : g_(g), o_(o), device_choice_(device), algorithms_(std::move(algorithms)), out_(out), err_(err), data_(data) {
     run_.graph = std::move(info);
   }
 
@@ -283,11 +292,12 @@ class Runner {
   std::vector<Algorithm> algorithms_;
   std::ostream& out_;
   std::ostream& err_;
+  std::ostream& data_;
 
   RunSummary run_;
   std::vector<graph::vertex_id> sources_;
   BatchPlan plan_;
-  std::optional<DistanceOutput<Weight>> output_;  // --output, once the sources are known
+  std::optional<DistanceOutput<Weight>> output_;  // --output and --json-distances, once the sources are known
   std::vector<Dist> first_distances_;             // first source, first strategy, first delta
   std::vector<graph::vertex_id> path_predecessors_;  // first source, first strategy that gives a tree
   std::string path_predecessors_from_;
@@ -749,7 +759,14 @@ int Runner<Weight>::run() {
   std::vector<graph::vertex_id> targets = resolve_targets(o_.targets, id_base, n, o_.targets_file);
   std::optional<graph::vertex_id> path_target;
   if (o_.path_to) path_target = to_internal_id(*o_.path_to, id_base, n, "--path-to");
-  if (!o_.output_path.empty()) output_.emplace(o_.output_path, sources_, std::move(targets), id_base);
+  if (!o_.output_path.empty() || o_.json_distances) {
+    const std::uint64_t per_source = targets.empty() ? std::uint64_t{n} : targets.size();
+    if (o_.json_distances && per_source * sources_.size() > kMaxJsonDistances)
+      throw UsageError("--json-distances: " + std::to_string(sources_.size()) + " source(s) x " +
+                       std::to_string(per_source) + " distances is more than a JSON record should hold (" +
+                       std::to_string(kMaxJsonDistances) + "): write them with --output FILE or --output -");
+    output_.emplace(o_.output_path, sources_, std::move(targets), id_base, o_.predecessors);
+  }
   for (const graph::vertex_id s : sources_) run_.sources.push_back(to_user_id(s, id_base));
   const std::vector<Algorithm> requested = algorithms_;
   const bool wants_auto = std::find(requested.begin(), requested.end(), Algorithm::Auto) != requested.end();
@@ -828,12 +845,20 @@ int Runner<Weight>::run() {
     device.description = "CPU, " + std::to_string(device.cpu_threads) + " OpenMP threads";
   }
 
-  if (!o_.quiet) {
+  if (!o_.quiet && !o_.verbose) {
+    BriefContext context;
+    context.sources = describe_sources(o_, sources_, id_base);
+    context.uses_delta = std::any_of(algorithms_.begin(), algorithms_.end(), uses_delta);
+    context.several_sources = sources_.size() > 1;
+    out_ << format_brief_header(run_, o_, context);
+    out_.flush();
+  } else if (!o_.quiet) {
     out_ << format_graph_header(run_.graph) << format_device_header(device) << format_delta_line(delta);
     if (run_.contraction)
       out_ << format_contraction_line(*run_.contraction, g_.num_vertices, g_.num_arcs())
            << format_hierarchy_line(*run_.contraction);
     if (run_.auto_strategy) out_ << format_auto_strategy_line(*run_.auto_strategy);
+    if (o_.strategy_all) out_ << format_strategy_all_line(run_, skipped_by_all(device_choice_.kind));
     if (std::any_of(algorithms_.begin(), algorithms_.end(),
                     [](Algorithm a) { return a == Algorithm::BucketSort || a == Algorithm::BucketMultisplit; }))
       out_ << format_buckets_line(o_.buckets);
@@ -885,7 +910,7 @@ int Runner<Weight>::run() {
         device.heavy_arc_share = solver->heavy_arc_share();
         device.vertex_order = sssp::to_string(solver->vertex_ordering());
         device.reorder_ms = solver->reorder_ms();
-        if (!o_.quiet)
+        if (!o_.quiet && o_.verbose)
           out_ << "upload        " << format_fixed(*device.upload_ms, 3) << " ms (graph, host to device)\n"
                << format_gpu_memory_line(device) << format_load_balance_line(device)
                << format_vertex_order_line(device);
@@ -924,6 +949,7 @@ int Runner<Weight>::run() {
           path_predecessors_ = last.predecessors;
           path_predecessors_from_ = record.strategy;
         }
+        if (output_) output_->keep_predecessors(si, last.predecessors);
         keep_distances(si, std::move(last.distances), record.strategy);
         run_.records.push_back(std::move(record));
       }
@@ -931,13 +957,16 @@ int Runner<Weight>::run() {
   }
 
   run_.summary = summarize(run_.records);
-  out_ << (o_.quiet ? "" : "\n") << format_results_table(run_.records);
-  if (!run_.batches.empty()) {
+  if (!o_.verbose) out_ << "\n" << format_brief_results(run_, o_);
+  if (o_.verbose) out_ << "\n" << format_results_table(run_.records);
+  if (o_.verbose && !run_.batches.empty()) {
     out_ << "\nbatches (batch ms: all calls of a strategy's " << sources_.size()
          << " sources, median of the runs; batched rows above show it divided among each call's sources)\n"
          << format_batch_table(run_.batches);
   }
-  if (o_.delta_sweep) {
+  if (!o_.verbose) {
+    // The brief results hold the sweep and the comparison.
+  } else if (o_.delta_sweep) {
     out_ << "\ndelta sweep (solve ms: mean over " << sources_.size() << " source(s) of the per-source median)\n"
          << format_sweep_table(run_.summary);
   } else if (algorithms_.size() > 1) {
@@ -953,13 +982,16 @@ int Runner<Weight>::run() {
            << (graph::DistanceTraits<Weight>::is_integer ? "exact" : "relative 1e-6")
            << (trees ? "; predecessor trees valid" : "") << ")\n";
     } else {
-      out_ << "\n" << failures_;
+      (o_.quiet ? err_ : out_) << (o_.quiet ? "" : "\n") << failures_;
     }
   }
   run_.path = path_info(path_target);
-  if (run_.path) out_ << "\n" << format_path(*run_.path);
+  // -q keeps the path's answer, the one thing it asked for, on stdout.
+  if (run_.path && o_.quiet && !o_.data_to_stdout()) data_ << format_path(*run_.path);
+  else if (run_.path) out_ << "\n" << (o_.verbose ? format_path(*run_.path) : format_brief_path(*run_.path));
+  if (!o_.quiet) err_ << reach_warnings(run_);
   device.host_peak_bytes = peak_resident_bytes();
-  if (!o_.quiet)
+  if (!o_.quiet && o_.verbose)
     out_ << "\nhost memory   peak resident " << format_fixed(static_cast<double>(device.host_peak_bytes) / 1e9, 3)
          << " GB\n";
   out_.flush();
@@ -1022,26 +1054,55 @@ void Runner<Weight>::check_result_memory() const {
 // place, so a failure of either leaves the files already there as they were
 // and writes nothing. A FIFO or device gets its bytes as they are written,
 // which cannot be taken back: it is written last.
+// Standard output ("-") gets its bytes after every file is staged and
+// before any is put in place.
 template <class Weight>
 void Runner<Weight>::write_outputs() {
+  const bool distances_to_file = !o_.output_path.empty() && !o_.output_to_stdout();
   std::optional<graph::detail::AtomicFile> distances;
   std::optional<StagedFile> json;
-  if (output_) distances.emplace(o_.output_path);
+  if (distances_to_file) distances.emplace(o_.output_path);
   const bool distances_last = distances && distances->in_place();
   if (distances && !distances_last) output_->stage(*distances);
-  if (!o_.json_path.empty()) json.emplace(o_.json_path, to_json(o_, run_).dump(2) + "\n");
+  std::string json_text;
+  if (!o_.json_path.empty()) {
+    nlohmann::json record = to_json(o_, run_);
+    if (o_.json_distances) {
+      output_->complete_predecessors(g_);
+      record["distances"] = output_->to_json();
+    }
+    json_text = record.dump(2) + "\n";
+  }
+  if (!o_.json_path.empty() && !o_.json_to_stdout()) json.emplace(o_.json_path, json_text);
   if (distances_last) output_->stage(*distances);
+  if (o_.output_to_stdout() || (distances && o_.predecessors)) output_->complete_predecessors(g_);
+  if (o_.output_to_stdout()) output_->write(data_);
+  if (o_.json_to_stdout()) {
+    data_ << json_text;
+    data_.flush();
+    if (!data_) throw std::runtime_error("write to stdout failed");
+  }
 
   if (distances) distances->commit();
   if (json) json->commit();
-  if (!o_.quiet && output_) out_ << "distances     " << o_.output_path << " " << output_->describe() << "\n";
-  if (!o_.quiet && json) out_ << "json          " << o_.json_path << "\n";
+  if (!o_.quiet && output_ && !o_.output_path.empty())
+    out_ << "distances     " << (o_.output_to_stdout() ? "stdout" : o_.output_path) << " " << output_->describe()
+         << "\n";
+  if (!o_.quiet && !o_.json_path.empty()) out_ << "json          " << (o_.json_to_stdout() ? "stdout" : o_.json_path) << "\n";
 }
 
 int run(const AppOptions& o, std::ostream& out, std::ostream& err) {
   check_output_path(o.output_path, "--output");
   check_output_path(o.json_path, "--json");
+  check_writable(o.output_path, "--output");
+  check_writable(o.json_path, "--json");
   check_outputs_distinct(o);
+  check_ids_against_spec(o);
+  if (!o.quiet) preflight_warnings(o, err);
+  // Data on stdout keeps stdout for itself: the report goes to stderr, and
+  // -q sends it nowhere.
+  std::ostream nowhere(nullptr);
+  std::ostream& report = o.quiet ? nowhere : o.data_to_stdout() ? err : out;
 
   // Probe the GPU only when it might be used.
   std::string why_not;
@@ -1054,7 +1115,7 @@ int run(const AppOptions& o, std::ostream& out, std::ostream& err) {
   return std::visit(
       [&](const auto& g) {
         using Weight = typename std::decay_t<decltype(g)>::weight_type;
-        Runner<Weight> runner(g, o, std::move(loaded.info), device, std::move(algorithms), out, err);
+        Runner<Weight> runner(g, o, std::move(loaded.info), device, std::move(algorithms), report, err, out);
         return runner.run();
       },
       loaded.csr);
@@ -1067,8 +1128,8 @@ int run_sssp(int argc, const char* const* argv, std::ostream& out, std::ostream&
   if (argc > 1 && std::string(argv[1]) == "bench") return run_bench(argc - 1, argv + 1, out, err);
   try {
     const AppOptions options = parse_options(argc, argv);
-    if (options.help) {
-      out << help_text();
+    if (options.help || options.help_all || options.version) {
+      out << (options.version ? version_text() : options.help_all ? help_all_text() : help_text());
       return 0;
     }
     return run(options, out, err);

@@ -286,7 +286,9 @@ std::string file_label(const cli::GraphFile& file) {
 int bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   std::string why;
   if (!sssp::gpu_available(&why)) {
-    err << "sssp bench: no usable GPU: " << why << "\n";
+    err << "sssp bench: no usable GPU (" << why
+        << "): it times the GPU strategies; build/graph/cpu_sssp_bench times the CPU's (Dijkstra and "
+           "delta-stepping), and sssp --device cpu --strategy all compares them on one graph\n";
     return 1;
   }
   const std::string device = sssp::gpu_description(0);

@@ -54,62 +54,63 @@ po::options_description sssp_description() {
   // Every value is taken as a string and parsed strictly here: Boost's
   // lexical_cast would accept "-1" for an unsigned option and wrap it.
   desc.add_options()
-      ("help,h", "print this help and exit")
-      ("format", po::value<std::string>()->value_name("F"), "auto|mtx|gr|el|bin (default auto: by extension)")
+      ("help,h", "print the common options and examples, and exit")
+      ("help-all", "print every option, grouped, and exit")
+      ("version", "print the version, git commit and CUDA version, and exit")
+      ("format", po::value<std::string>()->value_name("F"),
+       "auto|mtx|gr|el|wel|bin (default auto: by extension; --graph - needs it)")
       ("cache", po::value<std::string>()->implicit_value("")->value_name("[PATH]"),
        "read/write a binary cache of the loaded graph (default PATH: beside the input, <input>.bin.cache)")
       ("strategy", po::value<std::string>()->value_name("NAME"),
-       "auto|near-far|bucket-sort|bucket-multisplit|bellman-ford|phast (GPU), delta-stepping|dijkstra|phast-cpu "
-       "(CPU), a comma list of these, or all (every strategy but the phasts). Default auto: on gpu, "
-       "bellman-ford for low-diameter graphs with skewed degrees, else near-far (the report says which and why, "
-       "from the graph's degrees and a bounded BFS from the source); on cpu, delta-stepping. phast: a "
-       "contraction hierarchy over the chain contraction's core, built once (seconds on large roads; printed), "
-       "then per source an upward search and one level-by-level sweep on the GPU (PHAST); phast-cpu: the same "
-       "sweep on one CPU thread; integer weights, pays over many sources")
+       "auto (default), near-far, bucket-sort, bucket-multisplit, bellman-ford, phast (GPU); "
+       "delta-stepping, dijkstra, phast-cpu (CPU); a comma list, or all (every one but the phasts). "
+       "auto picks from the graph and says why (docs/USAGE.md)")
       ("device", po::value<std::string>()->value_name("D"),
        "gpu|cpu|auto (default auto: gpu when one is usable, else cpu, and says so)")
       ("delta-sweep", po::value<std::string>()->implicit_value("")->value_name("[LIST]"),
-       "run the delta-dependent strategies for several deltas and print time and work per delta "
-       "(strategies that ignore delta, bellman-ford and dijkstra, run once beside them); "
-       "LIST holds values (250) or multiples of the auto delta (0.5x); "
-       "default 0.125x,0.25x,0.5x,1x,2x,4x,8x")
-      ("validate", po::bool_switch(), "compare every result with CPU Dijkstra (exact for integer weights, "
-                                      "relative 1e-6 for float) and check --predecessors trees; exit 1 on any mismatch")
+       "run the delta-dependent strategies at several deltas: values (250) or multiples of auto (0.5x); "
+       "default 0.125x..8x")
+      ("validate", po::bool_switch(),
+       "check every result against CPU Dijkstra (and --predecessors trees); exit 1 on a mismatch")
       ("path-to", po::value<std::string>()->value_name("ID"),
        "print the distance from the (first) source to ID, and the path with --predecessors")
-      ("output,o", po::value<std::string>()->value_name("FILE"),
-       "write distances (-1: unreachable): one source as 'id distance' lines; several sources as "
-       "'id d(s1) d(s2) ...' lines after a comment line naming the sources; with --targets, "
-       "'source target distance' lines")
+      ("output,o", po::value<std::string>()->value_name("FILE|-"),
+       "write distances, - for stdout: 'id distance' lines (-1: unreachable), 'id distance predecessor' "
+       "with --predecessors; several sources: one column each; with --targets: 'source target distance'")
       ("targets", po::value<std::string>()->value_name("IDS|FILE"),
-       "with --output: write only the distances from each source to these vertices; ids as in the "
-       "file, comma separated, or a FILE of ids (one per line, # comments, like --sources FILE)")
+       "with --output: only these vertices' distances, ids comma separated or a FILE of ids")
       ("batch", po::value<std::string>()->value_name("B|auto"),
-       "several sources: solve B at a time in one batched call (GPU near-far and bellman-ford: one block "
-       "per source in shared launches; phast: the host searches on every thread, then a sweep block per "
-       "source; CPU: Dijkstra, one source per thread); auto (default): all in one "
-       "call, split by free GPU memory; 1: one source after another. --predecessors, --path-to, "
-       "--delta-sweep and the other strategies always run one source after another, and so do "
-       "dijkstra and delta-stepping compared on the CPU unless --batch is given")
+       "several sources: B per batched call (GPU: one block per source; CPU: one Dijkstra per thread); "
+       "auto (default): all in one call; 1: one after another")
       ("load-balance", po::value<std::string>()->value_name("LB"),
-       "GPU relax rounds: three-stage (CTA/warp/scan per tile), binned (frontier binned by out-degree), "
-       "merge-path (equal chunks of the round's arcs per block), or auto (merge-path where its 64-bit counter holds the graph's sizes; default)")
-      ("vertex-order", po::value<std::string>()->value_name("auto|input|degree|rcm"),
-       "how the GPU solver numbers the vertices of its copy of the graph (results stay in the file's ids): "
-       "input, degree (by decreasing out-degree, made on the GPU during the upload: hubs share cache lines), "
-       "rcm (reverse Cuthill-McKee, made on the host: seconds on millions of vertices), or auto (degree where "
-       "out-degrees are skewed, the largest at least 32 times the mean, on 131072 vertices or more; default)")
+       "GPU relax rounds: merge-path, binned, three-stage, or auto (default: merge-path)")
+      ("vertex-order", po::value<std::string>()->value_name("ORDER"),
+       "the GPU copy's numbering (results stay in the file's ids): input, degree, rcm, or auto "
+       "(default: degree on large skewed graphs)")
       ("contract", po::value<std::string>()->value_name("auto|on|off"),
-       "solve through a chain contraction: hanging trees and chains of degree-2 vertices (road "
-       "networks) leave the graph, junctions stay with one shortcut per chain, and every removed "
-       "vertex's distance is read off after the solve (exact; integer weights). auto (default): "
-       "where it removes at least a quarter of the vertices; the report says what it did. "
-       "Batched sources and the reference dijkstra solve the whole graph")
+       "solve through a chain contraction (road networks; exact, integer weights); auto (default): "
+       "where it pays, and the report says so")
       ("gpu-memory-limit", po::value<std::string>()->value_name("BYTES"),
        "pretend the GPU has only this much memory, e.g. 2G or 512M")
-      ("quiet,q", po::bool_switch(), "print only results (no graph/device header, no progress)");
+      ("json-distances", po::bool_switch(),
+       "with --json: the record holds every source's distances too (and predecessors with --predecessors); "
+       "up to 2^22 distances in all, beyond that use --output")
+      ("verbose,v", po::bool_switch(),
+       "the full report: every header line, one row per source with the solver's counters, the comparison")
+      ("quiet,q", po::bool_switch(),
+       "stdout carries only the data asked for (--output -, --json -, --path-to); no report, progress or warnings");
   return desc;
 }
+
+}  // namespace
+
+po::options_description sssp_options_description() {
+  po::options_description all;
+  all.add(cli::common_options_description(sssp_front_end())).add(sssp_description());
+  return all;
+}
+
+namespace {
 
 po::options_description make_description() {
   po::options_description all;
@@ -228,9 +229,20 @@ AppOptions parse_options(int argc, const char* const* argv) {
   AppOptions options;
   for (int i = 0; i < argc; ++i) options.command_line.emplace_back(argv[i]);
 
-  const po::variables_map vm = cli::parse_command_line(argc, argv, make_description());
-  if (vm.count("help")) {
-    options.help = true;
+  // GAP's spellings (-f FILE, -n TRIALS), where ours do not use the letter.
+  std::vector<std::string> words(argv, argv + argc);
+  for (std::size_t i = 1; i < words.size(); ++i) {
+    if (words[i] == "--") break;
+    if (words[i] == "-f") words[i] = "--graph";
+    else if (words[i] == "-n") words[i] = "--runs";
+  }
+  std::vector<const char*> args;
+  for (const std::string& w : words) args.push_back(w.c_str());
+  const po::variables_map vm = cli::parse_command_line(argc, args.data(), make_description());
+  if (vm.count("help") || vm.count("help-all") || vm.count("version")) {
+    options.help = vm.count("help") > 0;
+    options.help_all = vm.count("help-all") > 0;
+    options.version = vm.count("version") > 0;
     return options;
   }
 
@@ -259,14 +271,22 @@ AppOptions parse_options(int argc, const char* const* argv) {
 
   // ---- Graph options of sssp alone.
   if (const std::string* format = find_string(vm, "format")) {
-    static const std::array<const char*, 5> kFormats{"auto", "mtx", "gr", "el", "bin"};
+    static const std::array<const char*, 6> kFormats{"auto", "mtx", "gr", "el", "wel", "bin"};
     if (std::find(kFormats.begin(), kFormats.end(), *format) == kFormats.end())
-      throw UsageError("--format: unknown format '" + *format + "' (expected auto, mtx, gr, el or bin)");
+      throw UsageError("--format: unknown format '" + *format + "' (expected auto, mtx, gr, el, wel or bin)");
     if (options.generated()) throw UsageError("--format applies to --graph files, not to generated graphs");
-    options.format = *format;
+    // GAP's .wel is an edge list whose lines all carry a weight.
+    options.format = *format == "wel" ? "el" : *format;
+  }
+  if (options.graph_path == "-") {
+    if (options.format == "auto")
+      throw UsageError("--graph - reads standard input, which has no file name to tell its format: "
+                       "add --format mtx|gr|el|wel");
+    if (options.format == "bin") throw UsageError("--graph -: a binary cache is read from a file, not from stdin");
   }
   if (const auto it = vm.find("cache"); it != vm.end()) {
     if (options.generated()) throw UsageError("--cache applies to --graph files, not to generated graphs");
+    if (options.graph_path == "-") throw UsageError("--cache needs a graph file: standard input cannot be cached");
     options.use_cache = true;
     options.cache_path = it->second.as<std::string>();
   }
@@ -295,8 +315,8 @@ AppOptions parse_options(int argc, const char* const* argv) {
     if (options.device == DeviceRequest::Cpu)
       for (const Algorithm a : options.strategies)
         if (runs_on_gpu(a))
-          throw UsageError(std::string("--strategy ") + to_string(a) +
-                           " needs a GPU but --device cpu was given (CPU strategies: delta-stepping, dijkstra)");
+          throw UsageError(std::string("--strategy ") + to_string(a) + " needs a GPU but --device cpu was given: " +
+                           cpu_alternative(a));
   }
 
   // ---- Delta sweep.
@@ -323,7 +343,9 @@ AppOptions parse_options(int argc, const char* const* argv) {
     options.batch_given = true;
   }
   if (!options.output_path.empty() && options.output_path == options.json_path)
-    throw UsageError("--output and --json name the same file '" + options.output_path + "'");
+    throw UsageError(options.output_path == "-"
+                         ? "--output - and --json - both name stdout: send one of them to a file"
+                         : "--output and --json name the same file '" + options.output_path + "'");
   if (const std::string* lb = find_string(vm, "load-balance")) {
     if (options.device == DeviceRequest::Cpu) throw UsageError("--load-balance conflicts with --device cpu");
     options.load_balance = parse_load_balance_option(*lb);
@@ -353,6 +375,11 @@ AppOptions parse_options(int argc, const char* const* argv) {
     }
   }
   options.quiet = vm["quiet"].as<bool>();
+  options.verbose = vm["verbose"].as<bool>();
+  if (options.quiet && options.verbose) throw UsageError("--quiet and --verbose conflict: give one of them");
+  options.json_distances = vm["json-distances"].as<bool>();
+  if (options.json_distances && options.json_path.empty())
+    throw UsageError("--json-distances puts the distances into the --json record: give --json FILE (or -) too");
   return options;
 }
 
@@ -429,8 +456,8 @@ std::vector<Algorithm> resolve_algorithms(const AppOptions& options, DeviceKind 
   if (algorithms.empty()) algorithms.push_back(Algorithm::Auto);
   for (const Algorithm a : algorithms) {
     if (device == DeviceKind::Cpu && runs_on_gpu(a))
-      throw UsageError(std::string("--strategy ") + to_string(a) +
-                       " needs a GPU, and this run uses the CPU (CPU strategies: delta-stepping, dijkstra)");
+      throw UsageError(std::string("--strategy ") + to_string(a) + " needs a GPU, and this run uses the CPU: " +
+                       cpu_alternative(a));
   }
   // Strategies that ignore delta run once in a sweep, but a sweep of
   // nothing but them would sweep nothing.
@@ -442,6 +469,18 @@ std::vector<Algorithm> resolve_algorithms(const AppOptions& options, DeviceKind 
   return algorithms;
 }
 
+std::string cpu_alternative(Algorithm a) {
+  if (a == Algorithm::Phast) return "--strategy phast-cpu runs the same query on the CPU";
+  return "on the CPU, --strategy delta-stepping (or dijkstra) solves the same problem";
+}
+
+std::string skipped_by_all(DeviceKind device) {
+  std::string skipped = device == DeviceKind::Gpu
+                            ? "dijkstra (the validation reference; name it to time it)"
+                            : "near-far, bucket-sort, bucket-multisplit, bellman-ford (they need a GPU)";
+  return skipped + "; phast, phast-cpu (their hierarchy costs hundreds of queries to build: name them)";
+}
+
 std::vector<Algorithm> substitute_auto(const std::vector<Algorithm>& algorithms, Algorithm chosen) {
   const bool listed = std::find(algorithms.begin(), algorithms.end(), chosen) != algorithms.end();
   std::vector<Algorithm> out;
@@ -450,27 +489,6 @@ std::vector<Algorithm> substitute_auto(const std::vector<Algorithm>& algorithms,
     else if (!listed) out.push_back(chosen);
   }
   return out;
-}
-
-std::string help_text() {
-  std::ostringstream text;
-  text << "sssp: single-source shortest paths on the GPU (Near-Far, bucketing by sort or multisplit,\n"
-          "Bellman-Ford frontier) and on the CPU (delta-stepping, Dijkstra).\n\n"
-          "Usage: sssp (--graph FILE | --generate SPEC) [options]\n"
-       << make_description()  // the common and sssp's own options, in aligned columns
-       << "\nExamples:\n"
-          "  sssp                                     R-MAT scale 16, the strategy auto picks for it\n"
-          "  sssp --graph road/DE.gr --source 1 --path-to 49109 --predecessors\n"
-          "  sssp --graph web.mtx --random-sources 8 --strategy all --runs 5 --validate\n"
-          "  sssp --generate grid:1024:1024 --weights random:1:1000 --delta-sweep 0.5x,1x,2x\n"
-          "  sssp --generate urand:1000000:16 --device cpu --threads 16 --json result.json\n"
-          "  sssp --graph g.mtx --cache --output g.dist   distances as 'id distance' lines\n"
-          "  sssp --graph DE.gr --sources depots.txt --targets 1,49109 --output table.txt\n"
-          "                                           distances from every depot to two vertices\n\n"
-          "Exit status: 0 success, 1 runtime failure or validation mismatch, 2 bad input or options.\n\n"
-          "Benchmark mode: sssp bench [options] (the same as the sssp_bench binary) times every GPU\n"
-          "strategy and the CPU baseline on several graphs; sssp bench --help lists its options.\n";
-  return text.str();
 }
 
 }  // namespace app

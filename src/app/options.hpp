@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/program_options/options_description.hpp>
+
 #include "cli/common_options.hpp"
 #include "sssp/solver.hpp"
 
@@ -116,12 +118,21 @@ struct AppOptions {
   sssp::LoadBalance load_balance = sssp::LoadBalance::Auto;  // GPU relax rounds (sssp/solver.hpp)
   sssp::VertexOrdering vertex_ordering = sssp::VertexOrdering::Auto;  // the GPU copy's numbering (sssp/solver.hpp)
   ContractRequest contract = ContractRequest::Auto;
-  bool quiet = false;
+  bool quiet = false;    // stdout: only the data asked for (--output -, --json -, --path-to)
+  bool verbose = false;  // the full report (every header line and table)
+  bool json_distances = false;  // --json-distances: the record holds the distances too
 
-  bool help = false;
+  bool help = false;      // --help: the short screen
+  bool help_all = false;  // --help-all: every option, grouped
+  bool version = false;
   std::vector<std::string> command_line;  // argv, for the JSON record
 
   bool generated() const { return graph_path.empty(); }
+  // `-`: standard input (--graph) or standard output (--output, --json).
+  bool graph_from_stdin() const { return graph_path == "-"; }
+  bool output_to_stdout() const { return output_path == "-"; }
+  bool json_to_stdout() const { return json_path == "-"; }
+  bool data_to_stdout() const { return output_to_stdout() || json_to_stdout(); }
 };
 
 // The common options `sssp` takes (src/cli/common_options.hpp): one graph,
@@ -132,8 +143,15 @@ cli::FrontEnd sssp_front_end();
 // with a one-line message on any bad, unknown or conflicting option.
 AppOptions parse_options(int argc, const char* const* argv);
 
-// The --help text: every option and a few examples.
+// Every option `sssp` takes, common and its own (for --help-all's groups).
+boost::program_options::options_description sssp_options_description();
+
+// --help: the common options and examples, one screen (app/help.cpp).
 std::string help_text();
+// --help-all: every option, grouped (input, query, output, GPU tuning).
+std::string help_all_text();
+// --version: version, git commit and CUDA version (app/help.cpp).
+std::string version_text();
 
 // --batch's value: "auto" (0) or a number of sources from 1 to 2^20.
 // Throws UsageError naming the value.
@@ -168,6 +186,11 @@ DeviceChoice resolve_device(DeviceRequest request, bool gpu_usable, const std::s
 // whose work depends on delta. Throws UsageError when a GPU strategy is asked
 // for on the cpu device or the sweep has no delta-dependent strategy.
 std::vector<Algorithm> resolve_algorithms(const AppOptions& options, DeviceKind device);
+
+// What to run instead of GPU strategy `a` on the CPU, for refusals.
+std::string cpu_alternative(Algorithm a);
+// What --strategy all leaves out on `device`, and why.
+std::string skipped_by_all(DeviceKind device);
 
 // `algorithms` with Auto replaced by `chosen`, or dropped where `chosen` is
 // listed already ("auto,near-far" that picks near-far runs near-far once).

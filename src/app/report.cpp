@@ -19,7 +19,18 @@ void Table::add_row(std::vector<std::string> cells) {
   rows_.push_back(std::move(cells));
 }
 
+Table& Table::omit_empty_columns() {
+  omit_empty_ = true;
+  return *this;
+}
+
 std::string Table::render() const {
+  // A column that is "-" in every row does not apply to these rows (GPU
+  // counters of a CPU run): it is left out rather than printed empty.
+  std::vector<bool> keep(columns_.size(), true);
+  if (omit_empty_ && !rows_.empty())
+    for (std::size_t c = 0; c < columns_.size(); ++c)
+      keep[c] = std::any_of(rows_.begin(), rows_.end(), [&](const auto& row) { return row[c] != "-"; });
   std::vector<std::size_t> width(columns_.size());
   for (std::size_t c = 0; c < columns_.size(); ++c) {
     width[c] = columns_[c].header.size();
@@ -28,8 +39,11 @@ std::string Table::render() const {
   std::string out;
   const auto emit = [&](const std::vector<std::string>& cells) {
     std::string line;
+    bool first = true;
     for (std::size_t c = 0; c < cells.size(); ++c) {
-      if (c > 0) line += "  ";
+      if (!keep[c]) continue;
+      if (!first) line += "  ";
+      first = false;
       const std::string pad(width[c] - cells[c].size(), ' ');
       // Headers follow their column's alignment so they sit over the numbers.
       const bool right = columns_[c].align == Align::Right;
@@ -314,7 +328,7 @@ std::string format_results_table(const std::vector<RunRecord>& records) {
                    us_per_round_cell(r.us_per_round), optional_count(r.local_steps), us_per_round_cell(r.us_per_step),
                    optional_count(r.buckets_processed), std::to_string(r.reached_vertices), check});
   }
-  return table.render();
+  return table.omit_empty_columns().render();
 }
 
 std::string format_comparison_table(const std::vector<SummaryRow>& rows, const std::string& baseline_label) {
@@ -328,7 +342,7 @@ std::string format_comparison_table(const std::vector<SummaryRow>& rows, const s
                    optional_mean(r.rounds), split_cell(r.rounds_narrow, r.rounds_wide),
                    us_per_round_cell(r.us_per_round)});
   }
-  return table.render();
+  return table.omit_empty_columns().render();
 }
 
 std::string format_sweep_table(const std::vector<SummaryRow>& rows) {
@@ -346,7 +360,7 @@ std::string format_sweep_table(const std::vector<SummaryRow>& rows) {
                    format_fixed(r.work_ratio, 3), optional_mean(r.rounds), split_cell(r.rounds_narrow, r.rounds_wide),
                    us_per_round_cell(r.us_per_round), optional_mean(r.buckets_processed)});
   }
-  return table.render();
+  return table.omit_empty_columns().render();
 }
 
 std::string format_batch_table(const std::vector<BatchRecord>& batches) {
@@ -369,7 +383,7 @@ std::string format_batch_table(const std::vector<BatchRecord>& batches) {
                    b.solved_together ? std::to_string(*b.solved_together) : "-",
                    b.finished_alone ? std::to_string(*b.finished_alone) : "-", check, b.solver});
   }
-  return table.render();
+  return table.omit_empty_columns().render();
 }
 
 std::string format_path(const PathInfo& path) {

@@ -17,6 +17,7 @@ namespace app {
 
 // A plain-text table: columns sized to their widest cell, two spaces apart,
 // numbers right-aligned, a dashed rule under the header, no trailing blanks.
+// The report's tables leave out columns that hold only "-".
 class Table {
  public:
   enum class Align { Left, Right };
@@ -27,10 +28,13 @@ class Table {
   explicit Table(std::vector<Column> columns);
   // Throws std::logic_error when the row's size differs from the columns'.
   void add_row(std::vector<std::string> cells);
+  // Leaves out the columns whose every cell is "-" (what does not apply).
+  Table& omit_empty_columns();
   std::string render() const;
 
  private:
   std::vector<Column> columns_;
+  bool omit_empty_ = false;
   std::vector<std::vector<std::string>> rows_;
 };
 

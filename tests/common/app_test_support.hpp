@@ -15,6 +15,15 @@ struct SsspRun {
   std::string err;
 };
 
+// A report with its wrapped lines joined (the default report wraps at 100
+// columns, continuing under the value column), for phrases that may wrap.
+inline std::string unwrapped(std::string text) {
+  const std::string continuation = "\n              ";
+  for (std::size_t at = text.find(continuation); at != std::string::npos; at = text.find(continuation, at))
+    text.replace(at, continuation.size(), " ");
+  return text;
+}
+
 inline SsspRun run_sssp(const std::vector<std::string>& args) {
   std::vector<const char*> argv{"sssp"};
   for (const std::string& a : args) argv.push_back(a.c_str());

@@ -125,15 +125,27 @@ TEST(AppOptions, CachePathIsOptional) {
 TEST(AppOptions, HelpListsEveryOptionAndExamples) {
   EXPECT_TRUE(parse({"--help"}).help);
   EXPECT_TRUE(parse({"-h", "--runs", "0"}).help);  // help wins over later checks
+  EXPECT_TRUE(parse({"--help-all"}).help_all);
+  EXPECT_TRUE(parse({"--version"}).version);
+  // --help: one screen of what a newcomer needs; --help-all: every option.
   const std::string help = app::help_text();
+  EXPECT_LE(std::count(help.begin(), help.end(), '\n'), 40) << help;
+  for (const char* name : {"--graph", "--generate", "--format", "--source", "--sources", "--strategy", "--validate",
+                           "--output", "--predecessors", "--path-to", "--json", "--runs", "--verbose", "--quiet",
+                           "--help-all", "--version"})
+    EXPECT_NE(help.find(name), std::string::npos) << name;
+  EXPECT_NE(help.find("Examples:"), std::string::npos);
+  EXPECT_NE(help.find("Exit status"), std::string::npos);
+  const std::string all = app::help_all_text();
   for (const char* name : {"--graph", "--generate", "--format", "--undirected", "--weights", "--seed", "--cache",
                            "--source", "--random-sources", "--strategy", "--device", "--delta", "--delta-sweep",
                            "--buckets", "--threads", "--runs", "--validate", "--predecessors", "--path-to",
                            "--output", "--json", "--gpu-memory-limit", "--load-balance", "--vertex-order",
-                           "--quiet"})
-    EXPECT_NE(help.find(name), std::string::npos) << name;
-  EXPECT_NE(help.find("Examples:"), std::string::npos);
-  EXPECT_NE(help.find("Exit status"), std::string::npos);
+                           "--quiet", "--verbose", "--json-distances", "--targets", "--batch", "--contract"})
+    EXPECT_NE(all.find(name), std::string::npos) << name;
+  for (const char* group : {"\nInput:\n", "\nQuery:\n", "\nOutput:\n", "\nGPU tuning:\n"})
+    EXPECT_NE(all.find(group), std::string::npos) << group;
+  EXPECT_EQ(all.find("\nOther:\n"), std::string::npos) << "an option without a group:\n" << all;
 }
 
 TEST(AppOptions, GeneratorSpecIsKeptForTheGenerator) {
@@ -297,7 +309,7 @@ TEST(AppOptions, StrategyAutoExplicitAndInLists) {
   EXPECT_NE(rejection({"--strategy", "auto,auto"}).find("listed twice"), std::string::npos);
   EXPECT_NE(rejection({"--strategy", "all,auto"}).find("'all' cannot be combined"), std::string::npos);
   EXPECT_NE(rejection({"--strategy", "fastest"}).find("(expected auto, near-far,"), std::string::npos);
-  EXPECT_NE(app::help_text().find("Default auto"), std::string::npos);
+  EXPECT_NE(app::help_all_text().find("auto (default)"), std::string::npos);
 }
 
 TEST(AppOptions, SubstituteAutoReplacesItOnce) {

@@ -261,10 +261,18 @@ TEST(AppReport, ResultsTableIsStable) {
             "    40        29/11     37.50          360     3.75            12   500000  passed\n"
             "dijkstra           cpu          1      -     1     30.000  30.000  30.000   33.3       1.000  "
             "     -            -         -            -        -             -   500000  failed (3)\n");
-  // A GPU record whose engine gave no split: rounds and us/round, "-" for the split.
+  // A GPU record whose engine gave no split: rounds and us/round; the split,
+  // "-" in every row, is left out.
   a.rounds_narrow.reset();
   a.rounds_wide.reset();
-  EXPECT_NE(app::format_results_table({a}).find("    40            -     37.50"), std::string::npos);
+  const std::string unsplit = app::format_results_table({a});
+  EXPECT_NE(unsplit.find("    40     37.50"), std::string::npos) << unsplit;
+  EXPECT_EQ(unsplit.find("narrow/wide"), std::string::npos) << unsplit;
+  // A CPU row alone: none of the GPU counters' columns.
+  const std::string cpu = app::format_results_table({b});
+  for (const char* column : {"rounds", "narrow/wide", "us/round", "local steps", "us/step", "buckets done", "delta"})
+    EXPECT_EQ(cpu.find(column), std::string::npos) << column << "\n" << cpu;
+  EXPECT_NE(cpu.find("median ms"), std::string::npos) << cpu;
 }
 
 TEST(AppReport, ComparisonTableIsStable) {
