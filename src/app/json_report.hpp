@@ -80,7 +80,10 @@
 //                "speedup_vs_cpu_delta_stepping": number|null}],
 //   "path": null | {"source": int, "target": int, "reachable": bool, "distance": number|null,
 //                   "vertices": [int]|null, "note": string|null},
-//   "validation": {"performed": bool, "passed": bool|null, "problems": int}
+//   "validation": {"performed": bool, "passed": bool|null, "problems": int},
+//   "distances": (only with --json-distances) {"strategy": string, "id_base": int,
+//                "targets": [int]|null, "rows": [{"source": int, "distance": [number|null],
+//                "predecessor": [int|null]|null}]} (app/distance_output.hpp; docs/USAGE.md)
 // }
 // Times are milliseconds; MTEPS and work ratio follow graph/metrics.hpp.
 #pragma once
