@@ -5,7 +5,9 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <tuple>
 #include <variant>
+#include <vector>
 
 #include "graph/error.hpp"
 #include "graph/load.hpp"
@@ -49,15 +51,16 @@ std::string read_bytes(const std::string& path) {
 }  // namespace
 
 TEST(Format, NamesRoundTrip) {
-  for (Format f : {Format::Auto, Format::MatrixMarket, Format::Dimacs, Format::EdgeList, Format::Binary})
+  for (Format f : {Format::Auto, Format::MatrixMarket, Format::Dimacs, Format::EdgeList, Format::Binary, Format::Csv})
     EXPECT_EQ(parse_format(to_string(f)), f);
   EXPECT_STREQ(to_string(Format::MatrixMarket), "mtx");
+  EXPECT_STREQ(to_string(Format::Csv), "csv");
   try {
-    parse_format("csv");
+    parse_format("xls");
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(e.kind(), InputErrorKind::BadArgument);
-    EXPECT_NE(std::string(e.what()).find("csv"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("xls"), std::string::npos);
   }
 }
 
@@ -72,7 +75,10 @@ TEST(Format, DetectedByExtension) {
   EXPECT_EQ(detect_format("b.edges.gz"), Format::EdgeList);
   EXPECT_EQ(detect_format("b.bin"), Format::Binary);
   EXPECT_EQ(detect_format("b.mtx.bin.cache"), Format::Binary);
-  for (const char* bad : {"b.csv", "b", "mtx", "b.bin.gz", "dir.mtx/b"}) {
+  EXPECT_EQ(detect_format("b.wel"), Format::EdgeList);  // GAP's weighted edge list
+  EXPECT_EQ(detect_format("b.csv"), Format::Csv);
+  EXPECT_EQ(detect_format("b.csv.gz"), Format::Csv);
+  for (const char* bad : {"b.xls", "b", "mtx", "b.bin.gz", "dir.mtx/b"}) {
     try {
       detect_format(bad);
       ADD_FAILURE() << bad;
@@ -92,6 +98,41 @@ TEST_F(LoadGraph, ExplicitFormatOverridesTheExtension) {
   const auto g = load_graph(path, o, &report);
   EXPECT_EQ(num_arcs(g), 1u);
   EXPECT_EQ(report.format, Format::Dimacs);
+}
+
+// CSV (a header, commas, quotes) and string labels become the edge list
+// they stand for; errors name the file's own line.
+TEST_F(LoadGraph, CsvAndLabelsReadAsTheEdgeListTheyStandFor) {
+  const std::string numbers = write("n.csv", "source,target,weight\n0,1,5\n\"1\", 2 ,7\n");
+  expect_same_csr(load_graph(numbers, quiet()), load_graph(write("n.el", "0 1 5\n1 2 7\n"), quiet()));
+  LoadOptions o = quiet();
+  o.labels = true;
+  LoadReport report;
+  const auto g = load_graph(write("l.csv", "# exported\nfrom,to\nhome,work\nwork,gym\ngym,home\n"), o, &report);
+  EXPECT_EQ(report.labels, (std::vector<std::string>{"home", "work", "gym"}));
+  EXPECT_EQ(num_vertices(g), 3u);
+  EXPECT_EQ(num_arcs(g), 3u);
+  const auto el = load_graph(write("l.el", "b a 2\na c 3\n"), o, &report);
+  EXPECT_EQ(report.labels, (std::vector<std::string>{"b", "a", "c"}));
+  EXPECT_EQ(num_vertices(el), 3u);
+  for (const auto& [name, text, line] : std::vector<std::tuple<std::string, std::string, int>>{
+           {"fields.csv", "u,v\n0,1\n0,1,2\n", 3}, {"header.csv", "a,b,c,d\n", 1}, {"quote.csv", "u,v\n\"0,1\n", 2}}) {
+    try {
+      (void)load_graph(write(name, text), quiet());
+      ADD_FAILURE() << name;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(name + ":" + std::to_string(line) + ":"), std::string::npos) << e.what();
+    }
+  }
+  // A weight error in a CSV keeps its line number through the rewrite.
+  try {
+    (void)load_graph(write("w.csv", "u,v,w\n0,1,2\n1,2,x\n"), quiet());
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("w.csv:3:"), std::string::npos) << e.what();
+  }
+  // Labels come from edge lists only.
+  EXPECT_EQ(error_kind(fixture("small.gr"), o), InputErrorKind::BadArgument);
 }
 
 TEST_F(LoadGraph, MissingFileOrDirectory) {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "graph/build_csr.hpp"
 #include "graph/csr.hpp"
@@ -11,12 +12,13 @@
 
 namespace graph {
 
-enum class Format { Auto, MatrixMarket, Dimacs, EdgeList, Binary };
+// Csv: an edge list with a header line and commas (graph/src/io/edge_text.hpp).
+enum class Format { Auto, MatrixMarket, Dimacs, EdgeList, Binary, Csv };
 
-// "auto", "mtx", "gr", "el", "bin"; throws InputError(BadArgument) otherwise.
+// "auto", "mtx", "gr", "el", "bin", "csv"; throws InputError(BadArgument) otherwise.
 Format parse_format(const std::string& name);
 const char* to_string(Format f);
-// By extension (.mtx, .gr, .el/.wel/.txt/.edges, .bin; a trailing .gz is allowed
+// By extension (.mtx, .gr, .el/.wel/.txt/.edges, .csv, .bin; a trailing .gz is allowed
 // for text formats); throws InputError(BadArgument) when it cannot tell.
 Format detect_format(const std::string& path);
 
@@ -28,6 +30,9 @@ struct LoadOptions {
   std::string cache_path;       // empty: beside the input, "<input>.bin.cache"
   bool progress = true;         // progress on stderr for long loads
   int threads = 0;              // 0: all cores
+  // Edge lists (el, csv): vertex tokens are labels, numbered 0, 1, ... in
+  // order of first appearance (LoadReport::labels); never cached.
+  bool labels = false;
 };
 
 struct LoadReport {
@@ -45,6 +50,7 @@ struct LoadReport {
   std::uint32_t id_base = 1;        // ids as users see them: 1 for .mtx/.gr, 0 for edge lists
   std::string weight_rule;          // WeightRule::describe() of the rule applied
   BuildStats build;                 // entries, self-loops and duplicates dropped
+  std::vector<std::string> labels;  // LoadOptions::labels: the label of each vertex id
 };
 
 // Where load_graph keeps the binary cache of `path`: `cache_path` when given,

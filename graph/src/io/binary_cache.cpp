@@ -209,7 +209,7 @@ void CacheFile::read_header() {
   info.undirected_option = get<std::uint8_t>(h, 37) != 0;
   info.file_has_weights = get<std::uint8_t>(h, 38) != 0;
   const auto format = get<std::uint8_t>(h, 39);
-  if (format > static_cast<std::uint8_t>(Format::Binary)) corrupt(path, "unknown source format");
+  if (format > static_cast<std::uint8_t>(Format::Csv)) corrupt(path, "unknown source format");
   info.source_format = static_cast<Format>(format);
   info.source_bytes = get<std::uint64_t>(h, 40);
   info.source_mtime_ns = get<std::int64_t>(h, 48);

@@ -267,6 +267,20 @@ FileData FileData::open(const std::string& path, bool progress, bool hash_source
   return out;
 }
 
+FileData FileData::from_text(const std::string& path, const std::string& text, std::uint64_t file_bytes) {
+  FileData out;
+  out.path_ = path;
+  RawBuffer buf;
+  buf.reserve(text.size() + 1, path, 0, "rewriting this input");
+  std::memcpy(buf.data, text.data(), text.size());
+  buf.size = text.size();
+  out.size_ = text.size();
+  out.file_bytes_ = file_bytes;
+  out.heap_ = buf.release();
+  out.data_ = out.heap_;
+  return out;
+}
+
 void FileData::check_unchanged() const {
   if (!mapping_) return;  // the bytes are a copy in memory: nothing can change them
   if (mapping_->guard.hit()) shrank(path_);

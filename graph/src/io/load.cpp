@@ -20,6 +20,7 @@
 #include "graph/io/binary_cache.hpp"
 #include "graph/io/file_data.hpp"
 #include "graph/io/readers.hpp"
+#include "edge_text.hpp"
 
 namespace graph {
 
@@ -124,8 +125,9 @@ Format parse_format(const std::string& name) {
   if (name == "gr") return Format::Dimacs;
   if (name == "el") return Format::EdgeList;
   if (name == "bin") return Format::Binary;
+  if (name == "csv") return Format::Csv;
   throw InputError(InputErrorKind::BadArgument, "--format", 0,
-                   "unknown format '" + name + "' (expected auto, mtx, gr, el or bin)");
+                   "unknown format '" + name + "' (expected auto, mtx, gr, el, csv or bin)");
 }
 
 const char* to_string(Format f) {
@@ -135,6 +137,7 @@ const char* to_string(Format f) {
     case Format::Dimacs: return "gr";
     case Format::EdgeList: return "el";
     case Format::Binary: return "bin";
+    case Format::Csv: return "csv";
   }
   return "?";
 }
@@ -153,11 +156,12 @@ Format detect_format(const std::string& path) {
   // .wel: GAP's weighted edge list, "U V W" on every line.
   if (ends_with(name, ".el") || ends_with(name, ".wel") || ends_with(name, ".txt") || ends_with(name, ".edges"))
     return Format::EdgeList;
+  if (ends_with(name, ".csv")) return Format::Csv;
   if (path == "-")
     throw InputError(InputErrorKind::BadArgument, "stdin", 0,
                      "standard input has no file name to tell its format: name it with --format mtx|gr|el");
   throw InputError(InputErrorKind::BadArgument, path, 0,
-                   "cannot tell the graph format from the file name (expected .mtx, .gr, .el, .wel, .txt, .edges, "
+                   "cannot tell the graph format from the file name (expected .mtx, .gr, .el, .wel, .txt, .edges, .csv, "
                    "optionally .gz, or .bin); name it with --format mtx|gr|el|bin");
 }
 
@@ -208,6 +212,10 @@ AnyCsr load_graph(const std::string& path, const LoadOptions& options, LoadRepor
   const std::string name = from_stdin ? "stdin" : path;
   if (from_stdin && format == Format::Binary)
     throw InputError(InputErrorKind::BadArgument, name, 0, "a binary cache is read from a file, not from stdin");
+  if (options.labels && format != Format::EdgeList && format != Format::Csv)
+    throw InputError(InputErrorKind::BadArgument, name, 0,
+                     std::string("labels are read from edge lists (.el, .wel, .txt, .edges, .csv), not from ") +
+                         to_string(format) + " files");
 
   if (format == Format::Binary) {
     const io::CacheFile cache(path);
@@ -226,7 +234,7 @@ AnyCsr load_graph(const std::string& path, const LoadOptions& options, LoadRepor
   if ((from_stdin ? ::fstat(0, &source_stat) : ::stat(path.c_str(), &source_stat)) != 0)
     throw InputError(InputErrorKind::CannotOpen, name, 0, std::string("cannot open: ") + std::strerror(errno));
   const bool cacheable =
-      !from_stdin && options.use_cache && S_ISREG(source_stat.st_mode) && source_stat.st_size > 0;
+      !from_stdin && !options.labels && options.use_cache && S_ISREG(source_stat.st_mode) && source_stat.st_size > 0;
   report.file_bytes = static_cast<std::uint64_t>(source_stat.st_size);
   const std::string cache_path = cache_path_for(path, options.cache_path);
   const std::string key = io::rule_key(options.weights);
@@ -256,7 +264,19 @@ AnyCsr load_graph(const std::string& path, const LoadOptions& options, LoadRepor
   io::FileIdentity source;
   std::uint64_t source_hash = 0;
   {
-    const io::FileData file = io::FileData::open(path, options.progress, cacheable);
+    io::FileData file = io::FileData::open(path, options.progress, cacheable);
+    source = file.identity();
+    source_hash = file.source_hash();
+    // CSV and labels are rewritten line for line into "U V [W]" first.
+    if (format == Format::Csv || options.labels) {
+      std::string text;
+      if (format == Format::Csv) text = io::detail::csv_to_edge_list(file.data(), file.size(), name);
+      if (options.labels)
+        text = format == Format::Csv ? io::detail::number_labels(text.data(), text.size(), name, report.labels)
+                                     : io::detail::number_labels(file.data(), file.size(), name, report.labels);
+      file.check_unchanged();
+      file = io::FileData::from_text(path, text, file.file_bytes());
+    }
     io::ReadOptions read_options;
     read_options.weights = options.weights;
     read_options.threads = options.threads;
@@ -265,7 +285,8 @@ AnyCsr load_graph(const std::string& path, const LoadOptions& options, LoadRepor
       switch (format) {
         case Format::MatrixMarket: parsed = io::read_matrix_market(file, name, read_options); break;
         case Format::Dimacs: parsed = io::read_dimacs(file, name, read_options); break;
-        case Format::EdgeList: parsed = io::read_edge_list(file, name, read_options); break;
+        case Format::EdgeList:
+        case Format::Csv: parsed = io::read_edge_list(file, name, read_options); break;
         default: throw InputError(InputErrorKind::BadArgument, name, 0, "no reader for this format");
       }
     } catch (const InputError&) {
@@ -273,8 +294,6 @@ AnyCsr load_graph(const std::string& path, const LoadOptions& options, LoadRepor
       throw;
     }
     file.check_unchanged();
-    source = file.identity();
-    source_hash = file.source_hash();
     report.file_bytes = file.file_bytes();
   }  // the file's bytes are released before building
   report.parse_seconds = seconds_since(start);

@@ -31,6 +31,10 @@ class FileData {
   // content hash of the bytes as stored (compressed for gzip).
   static FileData open(const std::string& path, bool progress = false, bool hash_source = false);
 
+  // Text made in memory (an input rewritten before parsing), named `path`
+  // in messages; file_bytes() is `file_bytes`, the input's size as stored.
+  static FileData from_text(const std::string& path, const std::string& text, std::uint64_t file_bytes);
+
   FileData();
   FileData(FileData&& other) noexcept;
   FileData& operator=(FileData&& other) noexcept;
