@@ -23,6 +23,7 @@
 #include "app/json_report.hpp"
 #include "app/options.hpp"
 #include "app/brief_report.hpp"
+#include "app/labels.hpp"
 #include "app/preflight.hpp"
 #include "app/progress.hpp"
 #include "app/report.hpp"
@@ -201,6 +202,7 @@ LoadedGraph load_or_generate(const AppOptions& o) {
     lo.cache_path = o.cache_path;
     lo.progress = !o.quiet;
     lo.threads = o.threads;
+    lo.labels = o.labels;
     graph::LoadReport report;
     loaded.csr = graph::load_graph(o.graph_path, lo, &report);
     info.source = o.graph_from_stdin() ? "stdin" : report.path.empty() ? o.graph_path : report.path;
@@ -220,6 +222,7 @@ LoadedGraph load_or_generate(const AppOptions& o) {
     info.self_loops_dropped = report.build.self_loops_dropped;
     info.duplicates_dropped = report.build.duplicates_dropped;
     info.weight_type = graph::has_float_weights(loaded.csr) ? "float" : "uint32";
+    if (o.labels) info.labels = std::make_shared<const std::vector<std::string>>(std::move(report.labels));
   }
   info.vertices = graph::num_vertices(loaded.csr);
   info.arcs = graph::num_arcs(loaded.csr);
@@ -765,7 +768,7 @@ int Runner<Weight>::run() {
       throw UsageError("--json-distances: " + std::to_string(sources_.size()) + " source(s) x " +
                        std::to_string(per_source) + " distances is more than a JSON record should hold (" +
                        std::to_string(kMaxJsonDistances) + "): write them with --output FILE or --output -");
-    output_.emplace(o_.output_path, sources_, std::move(targets), id_base, o_.predecessors);
+    output_.emplace(o_.output_path, sources_, std::move(targets), id_base, o_.predecessors, run_.graph.labels);
   }
   for (const graph::vertex_id s : sources_) run_.sources.push_back(to_user_id(s, id_base));
   const std::vector<Algorithm> requested = algorithms_;
@@ -986,6 +989,7 @@ int Runner<Weight>::run() {
     }
   }
   run_.path = path_info(path_target);
+  if (run_.path) run_.path->labels = run_.graph.labels;
   // -q keeps the path's answer, the one thing it asked for, on stdout.
   if (run_.path && o_.quiet && !o_.data_to_stdout()) data_ << format_path(*run_.path);
   else if (run_.path) out_ << "\n" << (o_.verbose ? format_path(*run_.path) : format_brief_path(*run_.path));
@@ -1112,10 +1116,11 @@ int run(const AppOptions& o, std::ostream& out, std::ostream& err) {
   check_batch_request(o, device.kind, algorithms);
 
   LoadedGraph loaded = load_or_generate(o);
+  const AppOptions resolved = o.labels ? resolve_labels(o, *loaded.info.labels) : o;
   return std::visit(
       [&](const auto& g) {
         using Weight = typename std::decay_t<decltype(g)>::weight_type;
-        Runner<Weight> runner(g, o, std::move(loaded.info), device, std::move(algorithms), report, err, out);
+        Runner<Weight> runner(g, resolved, std::move(loaded.info), device, std::move(algorithms), report, err, out);
         return runner.run();
       },
       loaded.csr);

@@ -196,6 +196,12 @@ std::string format_brief_header(const RunSummary& run, const AppOptions& o, cons
     text += "strategy      " + join(run.strategies) + "\n";
   }
   text += "sources       " + context.sources + "\n";
+  if (run.graph.labels && !run.sources.empty()) {
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < run.sources.size() && i < 16; ++i) names.push_back((*run.graph.labels)[run.sources[i]]);
+    text += "labels        " + std::to_string(run.graph.labels->size()) + " vertices named by label; sources " +
+            join(names) + (run.sources.size() > 16 ? ", ..." : "") + "\n";
+  }
   if (context.several_sources) text += "batch         " + run.batch_reason + "\n";
   return wrap_report(text);
 }
@@ -251,13 +257,13 @@ std::string format_brief_path(const PathInfo& path) {
   if (path.vertices.size() <= 2 * kShown + 2) return wrap_report(format_path(path));
   PathInfo shown = path;
   shown.vertices.clear();
-  std::string text = "distance " + std::to_string(path.source) + " -> " + std::to_string(path.target) + ": " +
+  std::string text = "distance " + vertex_name(path, path.source) + " -> " + vertex_name(path, path.target) + ": " +
                      path.distance + "\n";
   text += "path (" + std::to_string(path.vertices.size() - 1) + " arcs): ";
-  for (std::size_t i = 0; i < kShown; ++i) text += std::to_string(path.vertices[i]) + " -> ";
+  for (std::size_t i = 0; i < kShown; ++i) text += vertex_name(path, path.vertices[i]) + " -> ";
   text += "... (" + std::to_string(path.vertices.size() - 2 * kShown) + " more; -v or --json for all)";
   for (std::size_t i = path.vertices.size() - kShown; i < path.vertices.size(); ++i)
-    text += " -> " + std::to_string(path.vertices[i]);
+    text += " -> " + vertex_name(path, path.vertices[i]);
   text += "\n";
   if (!path.note.empty()) text += "              (" + path.note + ")\n";
   return wrap_report(text);

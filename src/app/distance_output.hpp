@@ -8,8 +8,12 @@
 // graph/atomic_file.hpp or to stdout for `--output -`).
 #pragma once
 
+#include <charconv>
 #include <cstdint>
+#include <memory>
 #include <ostream>
+#include <stdexcept>
+#include <type_traits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,7 +41,8 @@ class DistanceOutput {
   // `sources` and `targets` are 0-based; targets empty: every vertex.
   // `path` empty: no --output (the rows are kept for --json-distances).
   DistanceOutput(std::string path, std::vector<graph::vertex_id> sources, std::vector<graph::vertex_id> targets,
-                 std::uint32_t id_base, bool predecessors)
+                 std::uint32_t id_base, bool predecessors,
+                 std::shared_ptr<const std::vector<std::string>> labels = nullptr)
       : path_(std::move(path)),
         sources_(std::move(sources)),
         targets_(std::move(targets)),
@@ -45,7 +50,8 @@ class DistanceOutput {
         predecessors_(predecessors),
         rows_(sources_.size()),
         kept_(sources_.size(), false),
-        pred_rows_(predecessors ? sources_.size() : 0) {}
+        pred_rows_(predecessors ? sources_.size() : 0),
+        labels_(std::move(labels)) {}
 
   // Whether each kept row holds every vertex (no --targets).
   bool keeps_whole_rows() const { return targets_.empty(); }
@@ -86,7 +92,7 @@ class DistanceOutput {
   // `--output -`: the same bytes to standard output.
   void write(std::ostream& out) const { write_to(out); }
 
-  // --json-distances: {"strategy", "id_base", "targets", "rows": [{"source",
+  // --json-distances: {"strategy", "id_base", "targets", "labels", "rows": [{"source",
   // "distance", "predecessor"}]} (docs/USAGE.md gives the schema).
   nlohmann::json to_json() const {
     nlohmann::json rows = nlohmann::json::array();
@@ -110,7 +116,10 @@ class DistanceOutput {
     }
     nlohmann::json targets = nullptr;
     if (!targets_.empty()) targets = user_ids(targets_);
-    return {{"strategy", from_}, {"id_base", id_base_}, {"targets", targets}, {"rows", std::move(rows)}};
+    nlohmann::json labels = nullptr;
+    if (labels_) labels = *labels_;
+    return {{"strategy", from_}, {"id_base", id_base_}, {"targets", targets}, {"labels", labels},
+            {"rows", std::move(rows)}};
   }
 
   // The report's line after "distances     FILE ".
@@ -135,6 +144,7 @@ class DistanceOutput {
 
   template <class Out>
   void write_to(Out& out) const {
+    if (labels_) return write_labelled(out);
     const Dist infinity = graph::infinite_distance<Weight>();
     const graph::PredecessorRows* preds = predecessors_ ? &pred_rows_ : nullptr;
     if (!targets_.empty()) {
@@ -145,6 +155,76 @@ class DistanceOutput {
     } else {
       graph::write_distance_table<Dist>(out, user_ids(sources_), rows_, infinity, id_base_, preds);
     }
+  }
+
+  // --labels: the same three formats, every vertex named by its label.
+  template <class Out>
+  void write_labelled(Out& out) const {
+    const std::vector<std::string>& label = *labels_;
+    const Dist infinity = graph::infinite_distance<Weight>();
+    std::string text;
+    const auto flush = [&](bool last) {
+      if (!last && text.size() < (std::size_t{1} << 20)) return;
+      emit(out, text);
+      text.clear();
+    };
+    const auto distance = [&](Dist d) {
+      if (d == infinity) text += "-1";
+      else if constexpr (std::is_integral_v<Dist>) text += std::to_string(d);
+      else text += graph_number(d);
+    };
+    const auto predecessor = [&](graph::vertex_id p) { text += p == graph::kNoVertex ? std::string(" -1") : " " + label[p]; };
+    if (!targets_.empty()) {
+      text += predecessors_ ? "# source target distance predecessor\n" : "# source target distance\n";
+      for (std::size_t i = 0; i < sources_.size(); ++i)
+        for (std::size_t j = 0; j < targets_.size(); ++j) {
+          text += label[sources_[i]] + " " + label[targets_[j]] + " ";
+          distance(rows_[i][j]);
+          if (predecessors_) predecessor(pred_rows_[i][j]);
+          text += '\n';
+          flush(false);
+        }
+    } else {
+      if (sources_.size() > 1) {
+        text += "# id";
+        for (const graph::vertex_id s : sources_) {
+          text += " d(" + label[s] + ")";
+          if (predecessors_) text += " p(" + label[s] + ")";
+        }
+        text += '\n';
+      }
+      const std::size_t n = rows_.empty() ? 0 : rows_.front().size();
+      for (std::size_t v = 0; v < n; ++v) {
+        text += label[v];
+        for (std::size_t i = 0; i < sources_.size(); ++i) {
+          text += ' ';
+          distance(rows_[i][v]);
+          if (predecessors_) predecessor(pred_rows_[i][v]);
+        }
+        text += '\n';
+        flush(false);
+      }
+    }
+    flush(true);
+    finish(out);
+  }
+
+  // Shortest text that reads back to the same float or double.
+  template <class D>
+  static std::string graph_number(D d) {
+    char buffer[64];
+    const auto end = std::to_chars(buffer, buffer + sizeof buffer, d).ptr;
+    return std::string(buffer, end);
+  }
+  static void emit(graph::detail::AtomicFile& out, const std::string& text) { out.write(text); }
+  static void emit(std::ostream& out, const std::string& text) {
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    if (!out) throw std::runtime_error("write to the output stream failed");
+  }
+  static void finish(graph::detail::AtomicFile& out) { out.finish(); }
+  static void finish(std::ostream& out) {
+    out.flush();
+    if (!out) throw std::runtime_error("write to the output stream failed");
   }
 
   std::vector<std::uint64_t> user_ids(const std::vector<graph::vertex_id>& vertices) const {
@@ -162,6 +242,7 @@ class DistanceOutput {
   std::vector<std::vector<Dist>> rows_;
   std::vector<bool> kept_;
   graph::PredecessorRows pred_rows_;
+  std::shared_ptr<const std::vector<std::string>> labels_;  // --labels: each vertex's label
   std::string from_;
 };
 

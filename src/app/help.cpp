@@ -32,7 +32,7 @@ struct Group {
 // --help-all's groups, in the order a user meets the questions.
 const std::vector<Group>& groups() {
   static const std::vector<Group> kGroups{
-      {"Input", {"graph", "generate", "format", "undirected", "weights", "seed", "cache"}},
+      {"Input", {"graph", "generate", "format", "labels", "undirected", "weights", "seed", "cache"}},
       {"Query",
        {"source", "sources", "random-sources", "targets", "path-to", "strategy", "device", "delta", "delta-sweep",
         "contract", "batch", "threads", "runs", "predecessors"}},

@@ -82,7 +82,7 @@
 //                   "vertices": [int]|null, "note": string|null},
 //   "validation": {"performed": bool, "passed": bool|null, "problems": int},
 //   "distances": (only with --json-distances) {"strategy": string, "id_base": int,
-//                "targets": [int]|null, "rows": [{"source": int, "distance": [number|null],
+//                "targets": [int]|null, "labels": [string]|null, "rows": [{"source": int, "distance": [number|null],
 //                "predecessor": [int|null]|null}]} (app/distance_output.hpp; docs/USAGE.md)
 // }
 // Times are milliseconds; MTEPS and work ratio follow graph/metrics.hpp.

@@ -12,6 +12,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "app/labels.hpp"
 #include "cli/values.hpp"
 
 namespace po = boost::program_options;
@@ -58,7 +59,10 @@ po::options_description sssp_description() {
       ("help-all", "print every option, grouped, and exit")
       ("version", "print the version, git commit and CUDA version, and exit")
       ("format", po::value<std::string>()->value_name("F"),
-       "auto|mtx|gr|el|wel|bin (default auto: by extension; --graph - needs it)")
+       "auto|mtx|gr|el|wel|csv|bin (default auto: by extension; --graph - needs it)")
+      ("labels", po::bool_switch(),
+       "edge lists (.el, .wel, .csv): vertices are labels (any string without blanks), numbered in order of "
+       "first appearance; --source, --sources, --targets and --path-to name labels, --output prints them")
       ("cache", po::value<std::string>()->implicit_value("")->value_name("[PATH]"),
        "read/write a binary cache of the loaded graph (default PATH: beside the input, <input>.bin.cache)")
       ("strategy", po::value<std::string>()->value_name("NAME"),
@@ -238,7 +242,7 @@ AppOptions parse_options(int argc, const char* const* argv) {
   }
   std::vector<const char*> args;
   for (const std::string& w : words) args.push_back(w.c_str());
-  const po::variables_map vm = cli::parse_command_line(argc, args.data(), make_description());
+  po::variables_map vm = cli::parse_command_line(argc, args.data(), make_description());
   if (vm.count("help") || vm.count("help-all") || vm.count("version")) {
     options.help = vm.count("help") > 0;
     options.help_all = vm.count("help-all") > 0;
@@ -247,7 +251,32 @@ AppOptions parse_options(int argc, const char* const* argv) {
   }
 
   // ---- The common options (src/cli), in AppOptions' terms.
+  // --labels: the options that name vertices hold labels, read here; the
+  // common options' numeric parsing never sees them.
+  options.labels = vm["labels"].as<bool>();
+  if (options.labels) {
+    if (const auto it = vm.find("source"); it != vm.end()) {
+      for (const std::string& occurrence : it->second.as<std::vector<std::string>>())
+        for (std::string& label : split_commas(occurrence)) {
+          if (label.empty()) throw UsageError("--source: an empty label in '" + occurrence + "'");
+          options.source_labels.push_back(std::move(label));
+        }
+      if (vm.count("sources")) throw UsageError("--source and --sources conflict: give one of them");
+      vm.erase("source");
+    }
+    if (const auto it = vm.find("sources"); it != vm.end()) {
+      const LabelFile file = read_label_file(it->second.as<std::string>(), "sources");
+      options.sources_file.path = file.path;
+      options.sources_file.lines = file.lines;
+      options.source_labels = file.labels;
+      vm.erase("sources");
+    }
+  }
   const cli::CommonOptions common = cli::read_common_options(vm, sssp_front_end());
+  if (options.labels && common.graphs.empty())
+    throw UsageError("--labels names the vertices of an edge list file: give --graph FILE (.el, .wel, .csv)");
+  if (options.labels && !options.source_labels.empty() && common.random_sources > 0)
+    throw UsageError("--source and --random-sources conflict: give one of them");
   options.seed = common.seed;
   options.weights = common.weights;
   if (!common.graphs.empty()) {
@@ -258,8 +287,10 @@ AppOptions parse_options(int argc, const char* const* argv) {
     options.generate_defaulted = common.generate_defaulted;
   }
   options.undirected = common.undirected;
-  options.sources = common.sources;
-  options.sources_file = common.sources_from_file;
+  if (!options.labels) {
+    options.sources = common.sources;
+    options.sources_file = common.sources_from_file;
+  }
   options.random_sources = common.random_sources;
   options.threads = common.threads.front();
   options.runs = common.runs;
@@ -271,9 +302,9 @@ AppOptions parse_options(int argc, const char* const* argv) {
 
   // ---- Graph options of sssp alone.
   if (const std::string* format = find_string(vm, "format")) {
-    static const std::array<const char*, 6> kFormats{"auto", "mtx", "gr", "el", "wel", "bin"};
+    static const std::array<const char*, 7> kFormats{"auto", "mtx", "gr", "el", "wel", "csv", "bin"};
     if (std::find(kFormats.begin(), kFormats.end(), *format) == kFormats.end())
-      throw UsageError("--format: unknown format '" + *format + "' (expected auto, mtx, gr, el, wel or bin)");
+      throw UsageError("--format: unknown format '" + *format + "' (expected auto, mtx, gr, el, wel, csv or bin)");
     if (options.generated()) throw UsageError("--format applies to --graph files, not to generated graphs");
     // GAP's .wel is an edge list whose lines all carry a weight.
     options.format = *format == "wel" ? "el" : *format;
@@ -281,12 +312,13 @@ AppOptions parse_options(int argc, const char* const* argv) {
   if (options.graph_path == "-") {
     if (options.format == "auto")
       throw UsageError("--graph - reads standard input, which has no file name to tell its format: "
-                       "add --format mtx|gr|el|wel");
+                       "add --format mtx|gr|el|wel|csv");
     if (options.format == "bin") throw UsageError("--graph -: a binary cache is read from a file, not from stdin");
   }
   if (const auto it = vm.find("cache"); it != vm.end()) {
     if (options.generated()) throw UsageError("--cache applies to --graph files, not to generated graphs");
     if (options.graph_path == "-") throw UsageError("--cache needs a graph file: standard input cannot be cached");
+    if (options.labels) throw UsageError("--cache and --labels conflict: the cache keeps no labels");
     options.use_cache = true;
     options.cache_path = it->second.as<std::string>();
   }
@@ -328,13 +360,28 @@ AppOptions parse_options(int argc, const char* const* argv) {
 
   // ---- Checks and outputs.
   options.validate = vm["validate"].as<bool>();
-  if (const std::string* target = find_string(vm, "path-to")) options.path_to = parse_u64(*target, "path-to");
+  if (const std::string* target = find_string(vm, "path-to")) {
+    if (options.labels) options.path_to_label = *target;
+    else options.path_to = parse_u64(*target, "path-to");
+  }
   if (const std::string* output = find_string(vm, "output")) {
     if (output->empty()) throw UsageError("--output: empty file name");
     options.output_path = *output;
   }
   if (const std::string* targets = find_string(vm, "targets")) {
-    parse_targets(*targets, options);
+    if (!options.labels) {
+      parse_targets(*targets, options);
+    } else if (std::ifstream(*targets)) {
+      const LabelFile file = read_label_file(*targets, "targets");
+      options.targets_file.path = file.path;
+      options.targets_file.lines = file.lines;
+      options.target_labels = file.labels;
+    } else {
+      for (std::string& label : split_commas(*targets)) {
+        if (label.empty()) throw UsageError("--targets: an empty label in '" + *targets + "'");
+        options.target_labels.push_back(std::move(label));
+      }
+    }
     if (options.output_path.empty())
       throw UsageError("--targets chooses what --output writes: give --output FILE too");
   }

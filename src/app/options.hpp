@@ -121,6 +121,12 @@ struct AppOptions {
   bool quiet = false;    // stdout: only the data asked for (--output -, --json -, --path-to)
   bool verbose = false;  // the full report (every header line and table)
   bool json_distances = false;  // --json-distances: the record holds the distances too
+  // --labels (app/labels.hpp): vertices named by labels; these hold what the
+  // options named until resolve_labels turns them into ids.
+  bool labels = false;
+  std::vector<std::string> source_labels;
+  std::vector<std::string> target_labels;
+  std::optional<std::string> path_to_label;
 
   bool help = false;      // --help: the short screen
   bool help_all = false;  // --help-all: every option, grouped

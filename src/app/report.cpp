@@ -386,13 +386,18 @@ std::string format_batch_table(const std::vector<BatchRecord>& batches) {
   return table.omit_empty_columns().render();
 }
 
+std::string vertex_name(const PathInfo& path, std::uint64_t id) {
+  return path.labels && id < path.labels->size() ? (*path.labels)[id] : std::to_string(id);
+}
+
 std::string format_path(const PathInfo& path) {
   std::ostringstream out;
-  out << "distance " << path.source << " -> " << path.target << ": "
+  out << "distance " << vertex_name(path, path.source) << " -> " << vertex_name(path, path.target) << ": "
       << (path.reachable ? path.distance : std::string("unreachable")) << "\n";
   if (!path.vertices.empty()) {
     out << "path (" << path.vertices.size() - 1 << " arcs): ";
-    for (std::size_t i = 0; i < path.vertices.size(); ++i) out << (i ? " -> " : "") << path.vertices[i];
+    for (std::size_t i = 0; i < path.vertices.size(); ++i)
+      out << (i ? " -> " : "") << vertex_name(path, path.vertices[i]);
     out << "\n";
   }
   if (!path.note.empty()) out << "              (" << path.note << ")\n";

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -179,6 +180,8 @@ struct GraphInfo {
   bool from_cache = false;
   bool cache_written = false;
   double cache_saved_ms = 0;    // from cache: the original parse + build time minus this load
+  // --labels: the label of each vertex id (shared: the outputs print them).
+  std::shared_ptr<const std::vector<std::string>> labels;
 };
 
 struct DeviceInfo {
@@ -226,6 +229,7 @@ struct PathInfo {
   double distance_value = 0;
   std::vector<std::uint64_t> vertices;  // source .. target (user ids); empty when not known
   std::string note;          // where the path came from or why there is none
+  std::shared_ptr<const std::vector<std::string>> labels;  // --labels: vertices named by them
 };
 
 // --strategy auto: what it chose and why (sssp/auto_strategy.hpp on a GPU).
@@ -276,6 +280,8 @@ std::string format_results_table(const std::vector<RunRecord>& records);
 std::string format_comparison_table(const std::vector<SummaryRow>& rows, const std::string& baseline_label);
 std::string format_sweep_table(const std::vector<SummaryRow>& rows);
 std::string format_path(const PathInfo& path);
+// A vertex of the path as the user names it: its label with --labels, else its id.
+std::string vertex_name(const PathInfo& path, std::uint64_t id);
 // The batches of a run: batch time, per-source time, sources/s, MTEPS over
 // all sources, launches and sources that finished alone, validation.
 std::string format_batch_table(const std::vector<BatchRecord>& batches);

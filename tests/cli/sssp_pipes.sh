@@ -7,7 +7,7 @@
 #   - the default report within 100 columns, -v's table without empty columns;
 #   - refusals that name what works, checks made before a long phase, warnings;
 #   - --help on one screen, --help-all grouped, --version;
-#   - GAP's spellings (-f, -n, .wel).
+#   - GAP's spellings (-f, -n, .wel), string labels and CSV edge lists.
 # Usage: sssp_pipes.sh PATH/TO/sssp FIXTURES_DIR SCRATCH_DIR
 set -u
 sssp="$1"
@@ -158,5 +158,31 @@ got=$("$sssp" -f "$dir/g.wel" -n 3 --output - -q | tr '\n' ';')
 "$sssp" -f "$dir/g.wel" -n 3 --json - -q | python3 -c 'import json,sys; assert json.load(sys.stdin)["options"]["runs"] == 3' ||
   fail "-n 3 is not --runs 3"
 
-echo "sssp pipes: stdout/stdin round trips, short report, refusals, checks, help and GAP spellings all hold"
+# ---- NetworkX's habits: string labels (--labels, printed back) and CSV with a header.
+printf 'source,target,weight\nA,B,5\nB,C,7\n"C",A,1\nC,D,4\n' > "$dir/g.csv"
+printf '# labels\nA B 5\nB C 7\nC A 1\nC D 4\n' > "$dir/labels.el"
+got=$("$sssp" --graph "$dir/g.csv" --labels --source A --output - -q | tr '\n' ';')
+[ "$got" = "A 0;B 5;C 12;D 16;" ] || fail "CSV with labels: got '$got'"
+got=$(cat "$dir/g.csv" | "$sssp" --graph - --format csv --labels --source A --output - -q | tr '\n' ';')
+[ "$got" = "A 0;B 5;C 12;D 16;" ] || fail "CSV with labels from stdin: got '$got'"
+got=$("$sssp" --graph "$dir/labels.el" --labels --source B --predecessors --output - -q | tr '\n' ';')
+[ "$got" = "A 8 C;B 0 -1;C 7 B;D 11 C;" ] || fail "labels with --predecessors: got '$got'"
+got=$("$sssp" --graph "$dir/labels.el" --labels --source A,C --targets D,A --output - -q | tr '\n' ';')
+[ "$got" = "# source target distance;A D 16;A A 0;C D 4;C A 1;" ] || fail "labels with --targets: got '$got'"
+got=$("$sssp" --graph "$dir/labels.el" --labels --source A --path-to D --predecessors -q | head -2 | tr '\n' ';')
+[ "$got" = "distance A -> D: 16;path (3 arcs): A -> B -> C -> D;" ] || fail "labels with --path-to: got '$got'"
+printf '# depots\nC\n' > "$dir/depots.txt"
+got=$("$sssp" --graph "$dir/labels.el" --labels --sources "$dir/depots.txt" --output - -q | head -1)
+[ "$got" = "A 1" ] || fail "labels from --sources FILE: got '$got'"
+"$sssp" --graph "$dir/labels.el" --labels --source Z > /dev/null 2> "$dir/label.err"
+[ $? -eq 2 ] && grep -q "'Z' is not a vertex label" "$dir/label.err" || fail "an unknown label: $(cat "$dir/label.err")"
+printf 'u,v\n0,1,3\n' > "$dir/bad.csv"
+"$sssp" --graph "$dir/bad.csv" > /dev/null 2> "$dir/csv.err"
+[ $? -eq 2 ] && grep -q "bad.csv:2: this line has 3 fields but the header names 2" "$dir/csv.err" ||
+  fail "a bad CSV line: $(cat "$dir/csv.err")"
+printf 'source,target,weight\n0,1,4\n1,2,5\n' > "$dir/numbers.csv"
+got=$("$sssp" --graph "$dir/numbers.csv" --output - -q | tr '\n' ';')
+[ "$got" = "0 0;1 4;2 9;" ] || fail "a numeric CSV: got '$got'"
+
+echo "sssp pipes: stdout/stdin round trips, short report, refusals, checks, help, GAP spellings, labels, CSV all hold"
 rm -rf "$dir"

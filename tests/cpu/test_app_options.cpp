@@ -168,7 +168,7 @@ TEST(AppOptions, RejectsUnknownMalformedAndConflictingOptions) {
       {{"--graph", "a.mtx", "--generate", "rmat:4:4"}, "conflict"},
       {{"--graph", ""}, "empty"},
       {{"--generate", ""}, "empty"},
-      {{"--format", "csv", "--graph", "a.csv"}, "unknown format"},
+      {{"--format", "xls", "--graph", "a.xls"}, "unknown format"},
       {{"--format", "mtx"}, "--format applies to --graph"},
       {{"--cache"}, "--cache applies to --graph"},
       {{"--weights", "heavy"}, "heavy"},
