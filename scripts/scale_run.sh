@@ -48,14 +48,14 @@ for spec in "${specs[@]}"; do
   name="scale_${spec//:/_}"
   start=$(date +%s)
   echo "== $spec (strategies $strategies, $sources random sources, $runs timed runs after a warm-up${validate:+, validated})"
-  if "$sssp" --generate "$spec" --strategy "$strategies" --random-sources "$sources" --runs "$runs" "${validate[@]}" \
+  if "$sssp" --generate "$spec" --strategy "$strategies" --random-sources "$sources" --runs "$runs" "${validate[@]}" -v \
        --json "$out/$name.json" > "$out/$name.log" 2>&1; then
     rc=0
   else
     rc=$?
     status=1
   fi
-  # The report's header and memory lines, then the per-strategy table.
+  # The full (-v) report's header and memory lines, then the per-strategy table.
   grep -E '^(vertices|arcs|generate|upload|gpu memory|host memory|validation) ' "$out/$name.log" || true
   sed -n '/^comparison/,/^$/p' "$out/$name.log"
   echo "   exit $rc, $(( $(date +%s) - start )) s wall (log $out/$name.log)"

@@ -178,7 +178,7 @@ LoadedGraph load_or_generate(const AppOptions& o) {
     const graph::GeneratorSpec spec = graph::GeneratorSpec::parse(o.generate_spec);
     graph::BuildStats stats;
     const auto start = Clock::now();
-    const GenerationProgress progress(spec, !o.quiet);
+    GenerationProgress progress(spec, !o.quiet);
     loaded.csr = graph::generate(spec, rule, o.seed, &stats);
     info.total_ms = ms_since(start);
     progress.done(info.total_ms);
@@ -1063,6 +1063,9 @@ void Runner<Weight>::check_result_memory() const {
 template <class Weight>
 void Runner<Weight>::write_outputs() {
   const bool distances_to_file = !o_.output_path.empty() && !o_.output_to_stdout();
+  // Trees the strategies did not give (CPU delta-stepping on float weights)
+  // are CPU Dijkstra's, before anything is written.
+  if (output_) output_->complete_predecessors(g_);
   std::optional<graph::detail::AtomicFile> distances;
   std::optional<StagedFile> json;
   if (distances_to_file) distances.emplace(o_.output_path);
@@ -1071,15 +1074,11 @@ void Runner<Weight>::write_outputs() {
   std::string json_text;
   if (!o_.json_path.empty()) {
     nlohmann::json record = to_json(o_, run_);
-    if (o_.json_distances) {
-      output_->complete_predecessors(g_);
-      record["distances"] = output_->to_json();
-    }
+    if (o_.json_distances) record["distances"] = output_->to_json();
     json_text = record.dump(2) + "\n";
   }
   if (!o_.json_path.empty() && !o_.json_to_stdout()) json.emplace(o_.json_path, json_text);
   if (distances_last) output_->stage(*distances);
-  if (o_.output_to_stdout() || (distances && o_.predecessors)) output_->complete_predecessors(g_);
   if (o_.output_to_stdout()) output_->write(data_);
   if (o_.json_to_stdout()) {
     data_ << json_text;
