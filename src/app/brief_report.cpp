@@ -125,8 +125,8 @@ std::vector<Row> brief_rows(const RunSummary& run) {
     row.mteps = graph::mteps(g.reached_arcs, g.median_sum);
     row.reached = static_cast<double>(g.reached_vertices) / row.sources;
     if (g.checked > 0)
-      row.validation = g.failed == 0 ? "passed (" + std::to_string(g.checked) + ")" : "FAILED (" + std::to_string(g.failed) + " of " +
-                                                      std::to_string(g.checked) + ")";
+      row.validation = g.failed == 0 ? "passed (" + std::to_string(g.checked) + ")"
+                                     : "FAILED " + std::to_string(g.failed) + "/" + std::to_string(g.checked);
     rows.push_back(row);
   }
   for (const BatchRecord& b : run.batches) {
@@ -146,8 +146,8 @@ std::vector<Row> brief_rows(const RunSummary& run) {
       }
     row.reached = count ? static_cast<double>(reached) / static_cast<double>(count) : 0;
     if (b.validated > 0)
-      row.validation = b.failed == 0 ? "passed (" + std::to_string(b.validated) + ")" : "FAILED (" + std::to_string(b.failed) + " of " +
-                                                      std::to_string(b.validated) + ")";
+      row.validation = b.failed == 0 ? "passed (" + std::to_string(b.validated) + ")"
+                                     : "FAILED " + std::to_string(b.failed) + "/" + std::to_string(b.validated);
     rows.push_back(row);
   }
   // Against the CPU delta-stepping solved one source at a time, where it ran
@@ -216,6 +216,9 @@ std::string format_brief_results(const RunSummary& run, const AppOptions& o) {
   if (rows.empty()) return "";
   const bool several_devices = std::any_of(rows.begin(), rows.end(), [&](const Row& r) { return r.device != rows[0].device; });
   const bool several_sources = std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.sources > 1; });
+  // A sources column only where rows differ; the caption says it otherwise.
+  const bool sources_differ =
+      std::any_of(rows.begin(), rows.end(), [&](const Row& r) { return r.sources != rows[0].sources; });
   const bool any_batch = !run.batches.empty();
   const bool validated = std::any_of(rows.begin(), rows.end(), [](const Row& r) { return !r.validation.empty(); });
   const bool speedups = std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.speedup.has_value(); });
@@ -223,15 +226,15 @@ std::string format_brief_results(const RunSummary& run, const AppOptions& o) {
   using A = Table::Align;
   std::vector<Table::Column> columns{{"strategy", A::Left}};
   if (several_devices) columns.push_back({"device", A::Left});
-  if (several_sources) columns.push_back({"sources", A::Right});
+  if (sources_differ) columns.push_back({"sources", A::Right});
   for (const char* c : {"median ms", "min ms", "max ms", "MTEPS", "reached"}) columns.push_back({c, A::Right});
-  if (speedups) columns.push_back({"vs delta-stepping", A::Right});
+  if (speedups) columns.push_back({"speedup", A::Right});
   if (validated) columns.push_back({"validation", A::Left});
   Table table(columns);
   for (const Row& r : rows) {
     std::vector<std::string> cells{r.strategy};
     if (several_devices) cells.push_back(r.device);
-    if (several_sources) cells.push_back(std::to_string(r.sources));
+    if (sources_differ) cells.push_back(std::to_string(r.sources));
     for (const double ms : {r.median_ms, r.min_ms, r.max_ms}) cells.push_back(format_fixed(ms, 3));
     cells.push_back(format_fixed(r.mteps, 1));
     cells.push_back(count_cell(r.reached));
@@ -242,8 +245,10 @@ std::string format_brief_results(const RunSummary& run, const AppOptions& o) {
   const std::string runs = std::to_string(o.runs) + " timed run" + (o.runs == 1 ? "" : "s");
   const std::string where = several_devices ? "" : rows[0].device == "gpu" ? " on the GPU" : " on the CPU";
   std::string caption = "solve" + where + ", " + runs + (several_sources ? " per source" : "") + " after a warm-up";
+  if (several_sources && !sources_differ) caption += ", " + std::to_string(rows[0].sources) + " sources";
   if (several_sources) caption += "\nmedian ms: the mean of the sources' medians; reached: vertices per source";
   if (any_batch) caption += "\na batch row times all its sources together";
+  if (speedups) caption += "\nspeedup: the CPU delta-stepping's time per source over the row's";
   std::string text = wrap_report(caption + "\n") + table.render();
   for (const BatchRecord& b : run.batches)
     text += wrap_report("batch         " + b.strategy + ": " + std::to_string(b.sources) + " sources in " +

@@ -12,11 +12,13 @@
 
 #include "app/bench_report.hpp"
 #include "app/harness.hpp"
+#include "app/brief_report.hpp"
 #include "app/json_report.hpp"
 #include "app/options.hpp"
 #include "app/report.hpp"
 #include "app/validate.hpp"
 #include "graph/csr.hpp"
+#include "app_test_support.hpp"
 #include "test_support.hpp"
 
 using app::Check;
@@ -795,4 +797,71 @@ TEST(AppReport, CpuStrategiesOfAGpuRunUseTheCpuDeltaRule) {
   EXPECT_EQ(app::delta_for_strategy(app::Algorithm::BucketMultisplit, 20130, delta), 20130);
   const std::string line = app::format_delta_line(delta);
   EXPECT_NE(line.find("cpu strategies 1250"), std::string::npos) << line;
+}
+
+namespace {
+
+std::size_t widest_line(const std::string& text) {
+  std::size_t widest = 0, start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    widest = std::max(widest, end - start);
+    start = end + 1;
+  }
+  return widest;
+}
+
+}  // namespace
+
+// The default report of a GPU run of every strategy over several sources,
+// one failing its validation: one row per strategy, within 100 columns,
+// the device column because devices differ, the speedup against the CPU's.
+TEST(AppBriefReport, EveryStrategyOnAGpuFitsOneHundredColumns) {
+  app::RunSummary run;
+  app::AppOptions options;
+  options.runs = 5;
+  run.graph.vertices = 1000000;
+  for (const char* strategy : {"near-far", "bucket-sort", "bucket-multisplit", "bellman-ford", "delta-stepping"})
+    for (std::uint64_t source = 0; source < 8; ++source) {
+      const bool cpu = std::string(strategy) == "delta-stepping";
+      RunRecord r = record(strategy, cpu ? "cpu" : "gpu", source, {1234.5, 1000.25, 9999.75, 1100, 1200},
+                           123456789, 200000000);
+      r.validation = std::string(strategy) == "bucket-sort" && source == 3 ? Check::Failed : Check::Passed;
+      run.records.push_back(r);
+    }
+  const std::string text = app::format_brief_results(run, options);
+  EXPECT_LE(widest_line(text), app::kReportWidth) << text;
+  EXPECT_NE(text.find("device"), std::string::npos) << text;
+  EXPECT_NE(text.find("speedup"), std::string::npos) << text;
+  EXPECT_NE(text.find("FAILED 1/8"), std::string::npos) << text;
+  EXPECT_NE(text.find("after a warm-up, 8 sources"), std::string::npos) << text;
+  EXPECT_NE(text.find("passed (8)"), std::string::npos) << text;
+  EXPECT_NE(text.find("9999.750"), std::string::npos) << text;  // the max over every run
+  for (const char* strategy : {"near-far ", "bucket-sort ", "bucket-multisplit ", "bellman-ford ", "delta-stepping "}) {
+    const std::size_t first = text.find(std::string("\n") + strategy);
+    ASSERT_NE(first, std::string::npos) << strategy << text;
+    EXPECT_EQ(text.find(std::string("\n") + strategy, first + 1), std::string::npos) << "two rows: " << strategy;
+  }
+}
+
+TEST(AppBriefReport, WrapsAtTheValueColumnAndKeepsWords) {
+  const std::string line = "strategy      auto -> near-far (" + std::string(60, 'x') + " " + std::string(30, 'y') +
+                           " bucket-multisplit and more words that run past the end of the line)\n";
+  const std::string wrapped = app::wrap_report(line);
+  EXPECT_LE(widest_line(wrapped), app::kReportWidth) << wrapped;
+  EXPECT_NE(wrapped.find("\n              "), std::string::npos) << wrapped;  // continued under the value
+  EXPECT_NE(wrapped.find("bucket-multisplit"), std::string::npos) << wrapped;  // a word stays whole
+  EXPECT_EQ(test_support::unwrapped(wrapped), line);
+  EXPECT_EQ(app::wrap_report("short line\n"), "short line\n");
+}
+
+// A source that reaches under 1% of a graph of 100 vertices or more is said to.
+TEST(AppBriefReport, WarnsAboutSourcesThatReachAlmostNothing) {
+  app::RunSummary run;
+  run.graph.vertices = 4194304;
+  RunRecord r = record("delta-stepping", "cpu", 0, {1}, 4, 4);  // 2 vertices reached
+  run.records.push_back(r);
+  EXPECT_NE(app::reach_warnings(run).find("sssp: warning: source 0 reaches 2 of 4194304 vertices"), std::string::npos);
+  run.records.front().reached_vertices = 4194304 / 50;
+  EXPECT_EQ(app::reach_warnings(run), "");
 }
