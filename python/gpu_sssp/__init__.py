@@ -1,0 +1,16 @@
+"""GPU single-source shortest paths (delta-stepping on NVIDIA GPUs).
+
+    import gpu_sssp
+    g = gpu_sssp.Graph.from_file("road.gr")           # or from_scipy / from_edges
+    d = gpu_sssp.shortest_paths(g, [0, 5])            # float64, inf = unreachable
+    r = gpu_sssp.solve(g, 0)                          # distances plus the report
+
+Vertex ids are 0-based everywhere in Python (a .mtx/.gr file's vertex 1 is
+index 0; Graph.id_base says what the file used). Where no GPU is usable the
+CPU solvers run instead, and a RuntimeWarning says so once.
+"""
+from ._graph import Graph
+from ._solve import SolveReport, gpu_available, shortest_paths, solve
+
+__all__ = ["Graph", "SolveReport", "gpu_available", "shortest_paths", "solve"]
+__version__ = "0.1.0"
