@@ -65,3 +65,28 @@ sssp_build() {
 sssp_prepare() {
   sssp_install_packages && sssp_find_nvcc && sssp_build "$@"
 }
+
+# sssp_python_tests [PYTEST ARGS...]: the Python package (pyproject.toml)
+# built and installed into a virtual environment of its own, then its pytest
+# suite. The environment ($SSSP_PY_VENV, default build-python/venv) and the
+# package's build tree (build-python/) are kept, so a second run only
+# relinks. Packages come from PyPI; pip's output goes to build-python/pip.log.
+sssp_python_tests() {
+  local venv="${SSSP_PY_VENV:-$SSSP_ROOT/build-python/venv}" log="$SSSP_ROOT/build-python/pip.log"
+  mkdir -p "$SSSP_ROOT/build-python" || return 1
+  if [ ! -x "$venv/bin/python" ]; then
+    python3 -m venv "$venv" || { echo "error: python3 -m venv failed (install python3-venv)" >&2; return 1; }
+  fi
+  echo "python: building and installing gpu_sssp into $venv (pip output in $log)" >&2
+  { "$venv/bin/pip" install -q --upgrade pip &&
+      "$venv/bin/pip" install -q "scikit-build-core>=0.10" "nanobind>=2.0" numpy scipy networkx pytest &&
+      (cd "$SSSP_ROOT" && CMAKE_BUILD_PARALLEL_LEVEL="${SSSP_JOBS:-$(nproc)}" \
+         "$venv/bin/pip" install -v --no-build-isolation ${CUDA_ARCHITECTURES:+--config-settings=cmake.define.CMAKE_CUDA_ARCHITECTURES=$CUDA_ARCHITECTURES} .); } \
+    >"$log" 2>&1 || {
+      echo "error: building the Python package failed; the end of $log:" >&2
+      tail -n 30 "$log" >&2
+      return 1
+    }
+  # From outside the source tree, so `import gpu_sssp` is the installed package.
+  (cd "$SSSP_ROOT/python/tests" && "$venv/bin/python" -m pytest -q -rs "$@" .)
+}
