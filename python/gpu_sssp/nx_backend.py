@@ -138,11 +138,6 @@ def _paths(G, pred_row, source_index, keep):
     return {v: paths[v] for v in keep}
 
 
-def _fallback(name, G, *args, **kwargs):
-    nx = _nx()
-    return getattr(nx, name).orig_func(convert_to_nx(G), *args, **kwargs)
-
-
 def can_run(name, args, kwargs):
     # A callable weight is a Python function per edge: NetworkX runs it
     # (each function below falls back to NetworkX's own code for it).
@@ -153,33 +148,41 @@ def should_run(name, args, kwargs):
     return True
 
 
-def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
+def _dispatch(name, impl, G, *args, weight="weight", **kwargs):
     G = _wrap(G)
-    if callable(weight):
-        return _fallback("single_source_dijkstra_path_length", G, source, cutoff=cutoff, weight=weight)
+    if not callable(weight):
+        try:
+            G.solver_graph(weight)
+        except ValueError:
+            # Negative or non-numeric weights: NetworkX's own semantics
+            # (Bellman-Ford's negative weights and cycle check, Dijkstra's
+            # "contradictory paths").
+            pass
+        else:
+            return impl(G, *args, weight=weight, **kwargs)
+    return getattr(_nx(), name).orig_func(convert_to_nx(G), *args, weight=weight, **kwargs)
+
+
+def _sssp_lengths(G, source, cutoff=None, weight="weight"):
     _check_source(G, source)
     d, exact, is_float = _solve(G, [source], weight)
     return _lengths(G, d[0], exact, is_float, cutoff)
 
 
+def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
+    return _dispatch("single_source_dijkstra_path_length", _sssp_lengths, G, source, cutoff=cutoff, weight=weight)
+
+
 def single_source_bellman_ford_path_length(G, source, weight="weight"):
-    G = _wrap(G)
-    if callable(weight):
-        return _fallback("single_source_bellman_ford_path_length", G, source, weight=weight)
-    if source not in G:
-        raise _nx().NodeNotFound(f"Source {source} not in G")
-    try:
-        d, exact, is_float = _solve(G, [source], weight)
-    except ValueError:
-        # Negative weights: Bellman-Ford's own case, and its negative-cycle check.
-        return _fallback("single_source_bellman_ford_path_length", G, source, weight=weight)
-    return _lengths(G, d[0], exact, is_float, None)
+    def impl(G, source, weight):
+        if source not in G:
+            raise _nx().NodeNotFound(f"Source {source} not in G")
+        return _sssp_lengths(G, source, weight=weight)
+
+    return _dispatch("single_source_bellman_ford_path_length", impl, G, source, weight=weight)
 
 
-def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight"):
-    G = _wrap(G)
-    if callable(weight):
-        return _fallback("single_source_dijkstra", G, source, target=target, cutoff=cutoff, weight=weight)
+def _sssp_paths(G, source, target=None, cutoff=None, weight="weight"):
     _check_source(G, source)
     (d, p), exact, is_float = _solve(G, [source], weight, predecessors=True)
     lengths = _lengths(G, d[0], exact, is_float, cutoff)
@@ -190,64 +193,66 @@ def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight")
     return lengths[target], _paths(G, p[0], G._index[source], [target])[target]
 
 
+def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight"):
+    return _dispatch("single_source_dijkstra", _sssp_paths, G, source, target=target, cutoff=cutoff, weight=weight)
+
+
 def dijkstra_path_length(G, source, target, weight="weight"):
-    G = _wrap(G)
-    if callable(weight):
-        return _fallback("dijkstra_path_length", G, source, target, weight=weight)
-    _check_source(G, source)
-    if source == target:
-        return 0
-    if target not in G:
-        raise _nx().NodeNotFound(f"Node {target} not found in graph")
-    d, exact, is_float = _solve(G, [source], weight)
-    x = d[0][G._index[target]]
-    if (exact and x < 0) or (not exact and not np.isfinite(x)):
-        raise _nx().NetworkXNoPath(f"Node {target} not reachable from {source}")
-    return _value(x, is_float)
+    def impl(G, source, target, weight):
+        _check_source(G, source)
+        if source == target:
+            return 0
+        if target not in G:
+            raise _nx().NetworkXNoPath(f"Node {target} not reachable from {source}")
+        d, exact, is_float = _solve(G, [source], weight)
+        x = d[0][G._index[target]]
+        if (exact and x < 0) or (not exact and not np.isfinite(x)):
+            raise _nx().NetworkXNoPath(f"Node {target} not reachable from {source}")
+        return _value(x, is_float)
+
+    return _dispatch("dijkstra_path_length", impl, G, source, target, weight=weight)
 
 
 def dijkstra_path(G, source, target, weight="weight"):
-    G = _wrap(G)
-    if callable(weight):
-        return _fallback("dijkstra_path", G, source, target, weight=weight)
-    _check_source(G, source)
-    if target not in G:
-        raise _nx().NodeNotFound(f"Node {target} not found in graph")
-    return single_source_dijkstra(G, source, target=target, weight=weight)[1]
+    def impl(G, source, target, weight):
+        return _sssp_paths(G, source, target=target, weight=weight)[1]
+
+    return _dispatch("dijkstra_path", impl, G, source, target, weight=weight)
 
 
 def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
-    G = _wrap(G)
     sources = list(sources)
     if not sources:
         raise ValueError("sources must not be empty")
-    if callable(weight):
-        return _fallback("multi_source_dijkstra_path_length", G, sources, cutoff=cutoff, weight=weight)
-    for s in sources:
-        _check_source(G, s)
-    d, exact, is_float = _solve(G, sources, weight)
-    if exact:
-        d = np.where(d < 0, np.iinfo(np.int64).max, d).min(axis=0)
-        d = np.where(d == np.iinfo(np.int64).max, -1, d)
-    else:
-        d = d.min(axis=0)
-    return _lengths(G, d, exact, is_float, cutoff)
+
+    def impl(G, sources, cutoff, weight):
+        for s in sources:
+            _check_source(G, s)
+        d, exact, is_float = _solve(G, sources, weight)
+        if exact:
+            big = np.iinfo(np.int64).max
+            d = np.where(d < 0, big, d).min(axis=0)
+            d = np.where(d == big, -1, d)
+        else:
+            d = d.min(axis=0)
+        return _lengths(G, d, exact, is_float, cutoff)
+
+    return _dispatch("multi_source_dijkstra_path_length", impl, G, sources, cutoff=cutoff, weight=weight)
 
 
 def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
-    G = _wrap(G)
-    if callable(weight):
-        yield from _fallback("all_pairs_dijkstra_path_length", G, cutoff=cutoff, weight=weight)
-        return
-    nodes = G._nodes
-    # Sources in blocks, so the distance rows of a large graph are not all
-    # held at once; each block is one batched solve.
-    block = max(1, min(len(nodes), (1 << 26) // max(1, len(nodes))))
-    for start in range(0, len(nodes), block):
-        part = nodes[start:start + block]
-        d, exact, is_float = _solve(G, part, weight)
-        for k, s in enumerate(part):
-            yield s, _lengths(G, d[k], exact, is_float, cutoff)
+    def impl(G, cutoff, weight):
+        nodes = G._nodes
+        # Sources in blocks, so the distance rows of a large graph are not
+        # all held at once; each block is one batched solve.
+        block = max(1, min(len(nodes), (1 << 26) // max(1, len(nodes))))
+        for start in range(0, len(nodes), block):
+            part = nodes[start:start + block]
+            d, exact, is_float = _solve(G, part, weight)
+            for k, s in enumerate(part):
+                yield s, _lengths(G, d[k], exact, is_float, cutoff)
+
+    return _dispatch("all_pairs_dijkstra_path_length", impl, G, cutoff=cutoff, weight=weight)
 
 
 _FUNCTIONS = [
