@@ -1,0 +1,23 @@
+# Type stubs of the C++ extension (python/src/module.cpp); use the gpu_sssp
+# package's Graph, shortest_paths and solve rather than these.
+from typing import Any, Dict, Tuple
+
+import numpy as np
+
+class Graph:
+    num_vertices: int
+    num_arcs: int
+    weight_type: str
+    symmetric: bool
+    id_base: int
+    description: str
+    weight_rule: str
+    def csr(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+
+def load(path: str, format: str, undirected: bool, weights: str, seed: int, cache: bool, cache_path: str) -> Graph: ...
+def from_arcs_uint32(n: int, src: np.ndarray, dst: np.ndarray, w: np.ndarray, directed: bool) -> Graph: ...
+def from_arcs_float32(n: int, src: np.ndarray, dst: np.ndarray, w: np.ndarray, directed: bool) -> Graph: ...
+def solve(graph: Graph, sources: np.ndarray, strategy: str, delta: float, predecessors: bool, device: str,
+          contract: str) -> Dict[str, Any]: ...
+def gpu_available() -> Tuple[bool, str]: ...
+def gpu_description() -> str: ...
