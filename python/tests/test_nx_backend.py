@@ -5,6 +5,8 @@ import networkx as nx
 import pytest
 
 BACKEND = {"backend": "gpu_sssp"}
+# NetworkX notes each use of a cached conversion; that is what is wanted here.
+nx.config.warnings_to_ignore.add("cache")
 
 
 def _graphs():
@@ -67,3 +69,15 @@ def test_errors_and_fallbacks():
 
 def test_backend_is_registered():
     assert "gpu_sssp" in nx.utils.backends.backends
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_conversion_is_cached():
+    G = nx.path_graph(5)
+    nx.single_source_dijkstra_path_length(G, 0, **BACKEND)
+    cached = [v for v in G.__networkx_cache__["backends"]["gpu_sssp"].values()]
+    assert len(cached) == 1
+    nx.dijkstra_path_length(G, 0, 4, **BACKEND)
+    assert [v for v in G.__networkx_cache__["backends"]["gpu_sssp"].values()] == cached
+    G.add_edge(4, 5)  # a mutation clears NetworkX's cache: the next call converts anew
+    assert nx.dijkstra_path_length(G, 0, 5, **BACKEND) == 5
