@@ -17,6 +17,7 @@
 
 #include "app/auto_choice.hpp"
 #include "app/batch.hpp"
+#include "app/contraction_forecast.hpp"
 #include "app/distance_output.hpp"
 #include "graph/memory_budget.hpp"
 #include "app/harness.hpp"
@@ -281,6 +282,8 @@ class Runner {
   // --contract: contracts the graph where asked and where it pays, and sets
   // run_.contraction either way.
   void decide_contraction();
+  // The solves this run would send through the contraction.
+  ContractionWorkload contraction_workload() const;
   // What --strategy auto may count on the resident block to hold
   // (sssp::choose_strategy): near-far runs in it on a GPU, one source at a
   // time and without predecessors; 0 otherwise.
@@ -473,6 +476,22 @@ BatchSolveFunction<Weight> Runner<Weight>::make_batch_solver(Algorithm a, double
   }
   if (runs_on_gpu(a)) {
     const sssp::Strategy strategy = to_gpu_strategy(a);
+    if constexpr (std::is_same_v<Weight, std::uint32_t>) {
+      if (contracted_gpu_) {
+        sssp::ContractedGpuSolver* cg = contracted_gpu_.get();
+        return [cg, strategy, a, delta](const std::vector<graph::vertex_id>& sources) {
+          sssp::BatchSolveResult<std::uint32_t> r = cg->solve_batch(sources, strategy, delta);
+          BatchOutcome<Weight> outcome;
+          outcome.solve_ms = r.solve_ms;
+          outcome.sources_per_launch = r.sources_per_launch;
+          outcome.solved_together = r.solved_together;
+          outcome.finished_alone = r.finished_alone;
+          for (sssp::SolveResult<std::uint32_t>& one : r.per_source)
+            outcome.per_source.push_back(gpu_outcome(std::move(one), a, delta));
+          return outcome;
+        };
+      }
+    }
     return [gpu, strategy, a, delta](const std::vector<graph::vertex_id>& sources) {
       sssp::BatchSolveResult<Weight> r = gpu->solve_batch(sources, strategy, delta);
       BatchOutcome<Weight> outcome;
@@ -547,6 +566,13 @@ void Runner<Weight>::run_batches(double delta, sssp::GpuSolver<Weight>* gpu, Ref
     if (a == Algorithm::Phast) {
       batch.solver = "phast, the piece and upward searches on " + std::to_string(omp_get_max_threads()) +
                      " host threads, then one sweep block per source in shared launches";
+      batch.sources_per_launch = 0;
+    } else if (on_gpu && contracted_gpu_) {
+      batch.solver = std::string(to_string(a)) +
+                     " on the contraction's core: one block per junction the sources enter it at, in shared "
+                     "launches, every source read off on the device";
+      batch.solved_together = 0;
+      batch.finished_alone = 0;
       batch.sources_per_launch = 0;
     } else if (on_gpu) {
       batch.solver = std::string(to_string(a)) +
@@ -650,30 +676,49 @@ std::uint64_t Runner<Weight>::resident_limit() const {
 }
 
 template <class Weight>
+ContractionWorkload Runner<Weight>::contraction_workload() const {
+  // Every solve runs once untimed (the warm-up) and o_.runs times timed; a
+  // sweep repeats the strategies that take a delta for each of its deltas.
+  const std::uint64_t per_source = std::uint64_t{o_.runs} + 1;
+  const std::uint64_t sweep = o_.delta_sweep ? std::max<std::uint64_t>(o_.sweep.size(), 1) : 1;
+  ContractionWorkload w;
+  for (const Algorithm a : algorithms_) {
+    if (a == Algorithm::Dijkstra || uses_hierarchy(a)) continue;
+    if (plan_.has(a)) {
+      if (runs_on_gpu(a)) w.batched_queries += sources_.size() * per_source;
+      continue;
+    }
+    w.single_queries += sources_.size() * per_source * (uses_delta(a) ? sweep : 1);
+  }
+  return w;
+}
+
+template <class Weight>
 void Runner<Weight>::decide_contraction() {
   ContractionInfo info;
   const bool phast = std::any_of(algorithms_.begin(), algorithms_.end(), uses_hierarchy);
-  const bool any_solver = std::any_of(algorithms_.begin(), algorithms_.end(),
-                                      [&](Algorithm a) { return a != Algorithm::Dijkstra && !plan_.has(a); });
+  // Batched GPU strategies solve the core; a batched CPU run is the batched
+  // Dijkstra over the whole graph.
+  const bool any_solver = std::any_of(algorithms_.begin(), algorithms_.end(), [&](Algorithm a) {
+    return a != Algorithm::Dijkstra && (runs_on_gpu(a) || !plan_.has(a));
+  });
   if (phast && o_.contract == ContractRequest::Off)
     throw UsageError("--strategy phast and phast-cpu work on the chain contraction's core: drop --contract off");
   if (phast && !graph::DistanceTraits<Weight>::is_integer)
     throw UsageError("--strategy phast and phast-cpu need integer weights (this graph's are float)");
-  // Batched near-far and bellman-ford solve the whole graph, phast the
-  // contraction's core: one run does not mix them.
+  // PHAST beside a batched near-far or bellman-ford is not yet combined in one run.
   const bool other_batches = std::any_of(plan_.batched.begin(), plan_.batched.end(),
                                          [](Algorithm a) { return a != Algorithm::Phast; });
   if (phast && other_batches)
     throw UsageError("--strategy phast solves the contraction's core, and " + plan_.reason +
-                     " on the whole graph: add --batch 1 to solve every strategy's sources one by one");
+                     ": add --batch 1 to solve every strategy's sources one by one");
   if (o_.contract == ContractRequest::Off) {
     info.reason = "--contract off";
   } else if (!graph::DistanceTraits<Weight>::is_integer) {
     info.reason = "float weights: a shortcut's sum would round unlike the solvers' step-by-step sums";
-  } else if (plan_.any() && !phast) {
-    info.reason = "batched sources solve the whole graph";
   } else if (!any_solver && !phast) {
-    info.reason = "dijkstra, the reference, solves the whole graph";
+    info.reason = plan_.any() ? "the batched dijkstra on the CPU solves the whole graph"
+                              : "dijkstra, the reference, solves the whole graph";
   } else if constexpr (std::is_same_v<Weight, std::uint32_t>) {
     // Contraction saves rounds, and only graphs of many rounds (high hop
     // diameter: roads) repay its host-side part; social graphs lose
@@ -700,6 +745,13 @@ void Runner<Weight>::decide_contraction() {
       run_.contraction = info;
       return;
     }
+    const ContractionWorkload workload = contraction_workload();
+    const ContractionForecast forecast = forecast_contraction(g_.num_vertices, g_.num_arcs(), workload);
+    if (automatic && !forecast.pays()) {
+      info.reason = "auto: " + forecast.describe(workload) + "; --contract on forces it";
+      run_.contraction = info;
+      return;
+    }
     const auto start = Clock::now();
     graph::ChainContraction c = graph::contract_chains(g_);
     info.ms = ms_since(start);
@@ -717,7 +769,8 @@ void Runner<Weight>::decide_contraction() {
                     : o_.contract == ContractRequest::On ? "--contract on"
                                                          : "auto: hop diameter estimate " + std::to_string(hops) +
                                                                " >= " + std::to_string(kContractMinHops) +
-                                                               ", the core keeps 75% of the vertices or less";
+                                                               ", the core keeps 75% of the vertices or less, " +
+                                                               forecast.describe(workload);
       info.core_on_host = sssp::solves_core_on_host(c) &&
                           std::any_of(algorithms_.begin(), algorithms_.end(), [&](Algorithm a) {
                             return runs_on_gpu(a) && !uses_hierarchy(a) && !plan_.has(a);
@@ -792,7 +845,6 @@ int Runner<Weight>::run() {
     algorithms_ = substitute_auto(requested, chosen.algorithm);
     run_.auto_strategy = chosen.info;
     plan_ = plan_batches(o_, device_choice_.kind, algorithms_, sources_.size());
-    if (plan_.any()) throw std::logic_error("sssp: the contracted run's strategy asked for batches");
   }
   run_.batch_reason = plan_.reason;
   for (const Algorithm a : algorithms_) {

@@ -39,6 +39,15 @@ struct ContractedSolveTimes {
   bool core_on_host = false;  // the core (kHostCoreMaxVertices or fewer vertices) was solved on the host
 };
 
+// A contracted batch's parts (ContractedGpuSolver::solve_batch).
+struct ContractedBatchTimes {
+  double host_ms = 0;  // host: every source's piece search and its seeds' and piece's staging
+  double core_ms = 0;  // CUDA events: the core's batched solves and the read-offs on the device
+  std::uint32_t rows = 0;       // core sources solved (the junctions the sources enter the core at)
+  std::uint32_t launches = 0;   // batched core solves (groups of sources)
+  std::uint32_t fell_back = 0;  // sources whose entry did not fit an arc: Dijkstra on the host
+};
+
 class ContractedGpuSolver {
  public:
   // g and c must outlive the solver (c made from g by graph::contract_chains).
@@ -55,6 +64,17 @@ class ContractedGpuSolver {
   // parts.
   SolveResult<std::uint32_t> solve(graph::vertex_id source, Strategy strategy, double delta,
                                    ContractedSolveTimes* times = nullptr);
+  // Many sources at once, near-far or bellman-ford (as GpuSolver::
+  // solve_batch): the host searches every source's piece, the core is
+  // solved in shared launches from the junctions the pieces enter it at
+  // (a source in the core: from itself), and every source's distances are
+  // read off those rows on the device. solve_ms is the whole batch's (host
+  // searches and device work; the copy-back of the distances excluded, as
+  // GpuSolver::solve_batch's); each source's relaxations are its rows' plus
+  // its piece search's. Not with predecessors (std::invalid_argument); a
+  // core solved on the host runs the sources one by one.
+  BatchSolveResult<std::uint32_t> solve_batch(const std::vector<graph::vertex_id>& sources, Strategy strategy,
+                                              double delta, ContractedBatchTimes* times = nullptr);
 
  private:
   const graph::IntCsr& g_;
@@ -69,6 +89,12 @@ class ContractedGpuSolver {
   struct DeviceArrays;
   std::unique_ptr<DeviceArrays> device_;
   DeviceReadOff stage_pieces();  // the source's piece, staged for the solve
+  // solve_batch's sources [first, first + count), read off on the device.
+  void solve_group(const std::vector<graph::vertex_id>& sources, std::size_t first, std::size_t count,
+                   Strategy strategy, double delta, BatchSolveResult<std::uint32_t>& out, ContractedBatchTimes& t);
+  // How many sources one group takes: two rows each within the core
+  // solver's launch, their distances within half the free memory.
+  std::size_t group_size(std::size_t sources);
   // The core solve where core_on_host_: Dijkstra on host_core_ (entry arcs
   // applied), timed by the host clock, as a core SolveResult.
   SolveResult<std::uint32_t> solve_host_core(double delta);

@@ -47,9 +47,10 @@ __global__ void read_off_anchors(std::uint32_t n, std::uint32_t sources, const s
 // The sources' own pieces, which the anchors cannot see: entry i lowers
 // dist[index[i]] (source b's vertex v at b x n + v) to piece_dist[i].
 // static: one copy per translation unit that includes this header.
-static __global__ void lower_pieces(std::uint32_t count, const std::uint64_t* __restrict__ index,
-                             const std::uint64_t* __restrict__ piece_dist, std::uint64_t* __restrict__ dist) {
-  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x)
+static __global__ void lower_pieces(std::uint64_t count, const std::uint64_t* __restrict__ index,
+                                    const std::uint64_t* __restrict__ piece_dist, std::uint64_t* __restrict__ dist) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
     dist[index[i]] = min(dist[index[i]], piece_dist[i]);
 }
 

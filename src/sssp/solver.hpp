@@ -275,6 +275,36 @@ struct DeviceReadOff {
   std::uint32_t* predecessors = nullptr;
 };
 
+// A batch's read-off through a chain contraction (ContractedGpuSolver::
+// solve_batch): the core is solved once for every junction the batch's
+// sources enter it at (the rows: GpuSolver::solve_batch_and_read_off's
+// sources), and each original source's distances are read off the rows it
+// enters by, on the device, within the batch's timed region. A source's
+// core distance at v is min over its seeds (row r, distance d) of
+// d + row r's distance at v: the entry vertex's arcs of the single-source
+// solve, one per seed.
+struct BatchReadOff {
+  std::uint32_t vertices = 0;                    // of the original graph
+  std::uint32_t sources = 0;                     // original sources, two seeds each
+  const std::uint32_t* core_of = nullptr;        // as DeviceReadOff's, on the device
+  const std::uint32_t* anchor_core = nullptr;
+  const std::uint64_t* anchor_offset = nullptr;
+  // Seeds 2b and 2b + 1 of source b: a row (kNoVertex: no seed) and its
+  // distance. Host copies, valid through the call, go up before it is timed.
+  const std::uint32_t* host_seed_rows = nullptr;
+  const std::uint64_t* host_seed_dist = nullptr;
+  std::uint32_t* seed_rows = nullptr;            // device, 2 x sources
+  std::uint64_t* seed_dist = nullptr;
+  // The sources' own pieces: entry i lowers source b's vertex v, at
+  // b x vertices + v, to its distance inside the piece (host, then device).
+  std::uint64_t pieces = 0;
+  const std::uint64_t* host_piece_index = nullptr;
+  const std::uint64_t* host_piece_dist = nullptr;
+  std::uint64_t* piece_index = nullptr;
+  std::uint64_t* piece_dist = nullptr;
+  std::uint64_t* distances = nullptr;            // written: sources x vertices, ~0 unreachable
+};
+
 // Holds the graph on the device; solve() may be called many times (several
 // sources, several strategies, repeated runs) without re-uploading.
 // Throws std::runtime_error with a clear message (bytes needed vs free) when
@@ -338,6 +368,18 @@ class GpuSolver {
   // free when one source does not fit.
   BatchSolveResult<Weight> solve_batch(const std::vector<graph::vertex_id>& sources, Strategy strategy,
                                        double delta);
+  // How many sources one batched launch takes now (free memory, the
+  // device's size); solve_batch_and_read_off takes at most this many.
+  std::uint32_t batch_capacity();
+  // solve_batch over `rows` (at most batch_capacity() of them), then the
+  // read-off of read_off.sources original sources from them on the device
+  // (BatchReadOff), inside the timed region: solve_ms covers both. The
+  // result's per_source are the rows' counts, without distances (they are
+  // in read_off.distances). Integer weights (std::invalid_argument
+  // otherwise); throws as solve_batch, and std::invalid_argument on more
+  // rows than one launch takes.
+  BatchSolveResult<Weight> solve_batch_and_read_off(const std::vector<graph::vertex_id>& rows, Strategy strategy,
+                                                    double delta, const BatchReadOff& read_off);
 
  private:
   struct Impl;

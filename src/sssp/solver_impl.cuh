@@ -652,7 +652,8 @@ struct SolverImpl {
     return *together;
   }
 
-  BatchSolveResult<Weight> solve_batch(const std::vector<graph::vertex_id>& sources, Strategy strategy, double delta) {
+  BatchSolveResult<Weight> solve_batch(const std::vector<graph::vertex_id>& sources, Strategy strategy, double delta,
+                                       const BatchReadOff* read_off = nullptr) {
     for (const graph::vertex_id s : sources)
       if (s >= n)
         throw std::out_of_range("sssp: source vertex " + std::to_string(s) + " is out of range (the graph has " +
@@ -667,26 +668,26 @@ struct SolverImpl {
     std::vector<graph::vertex_id> ids(sources.size());
     for (std::size_t i = 0; i < sources.size(); ++i) ids[i] = device_vertex(sources[i]);
     if constexpr (std::is_same_v<Weight, float>) {
-      return run_batch<PackedCodec<float>>(ids, strategy, delta);
+      if (read_off) throw std::invalid_argument("sssp: a batch's read-off on the device needs integer weights");
+      return run_batch<PackedCodec<float>>(ids, strategy, delta, nullptr);
     } else {
-      return packed ? run_batch<PackedCodec<std::uint32_t>>(ids, strategy, delta)
-                    : run_batch<WideCodec>(ids, strategy, delta);
+      return packed ? run_batch<PackedCodec<std::uint32_t>>(ids, strategy, delta, read_off)
+                    : run_batch<WideCodec>(ids, strategy, delta, read_off);
     }
   }
 
-  // Per-source arrays of a batch, one allocation (sources in the device's
-  // numbering; the distances come back in the input's): labels, two stamp arrays,
-  // two frontier and two far queues, a state slot, and the source id.
-  template <class Codec>
-  BatchSolveResult<Weight> run_batch(const std::vector<graph::vertex_id>& sources, Strategy strategy,
-                                     double requested_delta) {
-    BatchSolveResult<Weight> out;
-    out.per_source.resize(sources.size());
-    if (sources.empty()) return out;
-    const auto delta = codec_delta<Codec>(requested_delta);
-    ws.track_pred = false;
+  // A batch's per-source device bytes: labels, two stamp arrays, two
+  // frontier and two far queues, a state slot, and the source id.
+  std::uint64_t batch_bytes_per_source() const {
     const std::uint64_t nn = std::max<std::uint64_t>(n, 1), qcap = nn + 1;
-    const std::uint64_t per_source = nn * 8 + 2 * nn * 4 + 4 * qcap * 4 + kStateBytes + 4;
+    return nn * 8 + 2 * nn * 4 + 4 * qcap * 4 + kStateBytes + 4;
+  }
+
+  // How many of `count` sources one batched launch takes: what free memory
+  // holds beyond this solver's own (and its limit), at most 8 blocks per
+  // SM's worth (more wait in line anyway). Throws when not one fits.
+  std::uint64_t batch_chunk(std::uint64_t count) {
+    const std::uint64_t per_source = batch_bytes_per_source();
     std::size_t free_bytes = 0, total_bytes = 0;
     SSSP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     // What this solver holds for batches can be reused.
@@ -701,9 +702,28 @@ struct SolverImpl {
       throw std::runtime_error("sssp: a batched source needs " + format_bytes(per_source) + " on GPU " +
                                std::to_string(options.device) + ", but only " + format_bytes(available) +
                                " are free beyond the solver's own");
-    // One launch takes at most 8 blocks per SM's worth of sources; more wait in line anyway.
-    const std::uint64_t chunk =
-        std::min<std::uint64_t>({fit, static_cast<std::uint64_t>(sources.size()), std::uint64_t{8} * sm_count});
+    return std::min<std::uint64_t>({fit, count, std::uint64_t{8} * sm_count});
+  }
+
+  // Per-source arrays of a batch, one allocation (sources in the device's
+  // numbering; the distances come back in the input's): labels, two stamp arrays,
+  // two frontier and two far queues, a state slot, and the source id.
+  // With read_off, every source fits one launch (the caller checked
+  // batch_capacity), and the rows stay on the device for the read-off.
+  template <class Codec>
+  BatchSolveResult<Weight> run_batch(const std::vector<graph::vertex_id>& sources, Strategy strategy,
+                                     double requested_delta, const BatchReadOff* read_off) {
+    BatchSolveResult<Weight> out;
+    out.per_source.resize(sources.size());
+    if (sources.empty() && !read_off) return out;
+    const auto delta = codec_delta<Codec>(requested_delta);
+    ws.track_pred = false;
+    const std::uint64_t nn = std::max<std::uint64_t>(n, 1), qcap = nn + 1;
+    const std::uint64_t per_source = batch_bytes_per_source();
+    const std::uint64_t chunk = batch_chunk(std::max<std::uint64_t>(sources.size(), 1));
+    if (read_off && sources.size() > chunk)
+      throw std::invalid_argument("sssp: a batch read off on the device takes at most " + std::to_string(chunk) +
+                                  " rows now, got " + std::to_string(sources.size()));
     if (chunk * per_source > batch_bytes) {
       together.reset();
       together_copies = 0;
@@ -865,6 +885,7 @@ struct SolverImpl {
       SSSP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
       out.solve_ms += ms;
       if (copies >= 2) solve_together(first, outgrown, copies);
+      if (read_off) return;  // the rows stay on the device for the read-off
       for (std::uint64_t b0 = 0; b0 < count; b0 += sources_per_copy) {
         const std::uint64_t copied = std::min(sources_per_copy, count - b0);
         SSSP_CUDA_CHECK(cudaMemcpyAsync(batch_labels.as<label_t>(), labels_all + b0 * nn, copied * nn * 8,
@@ -886,6 +907,7 @@ struct SolverImpl {
       }
     };
     SSSP_CUDA_CHECK(cudaMemsetAsync(ws.balance.bins.counters, 0, sizeof(BinCounters), stream));
+    if (read_off) upload_batch_read_off(*read_off);
     for (std::size_t first = 0; first < sources.size(); first += chunk) {
       const std::uint64_t count = std::min<std::uint64_t>(chunk, sources.size() - first);
       if (strategy == Strategy::NearFar) {
@@ -894,7 +916,67 @@ struct SolverImpl {
         run_chunk(BellmanFordPolicy<Codec>{}, first, count);
       }
     }
+    if (read_off) out.solve_ms += launch_batch_read_off<Codec>(*read_off, labels_all, nn);
     return out;
+  }
+
+  // A batch's seeds and pieces, up before its timed region.
+  void upload_batch_read_off(const BatchReadOff& r) {
+    if (r.sources > 0) {
+      SSSP_CUDA_CHECK(cudaMemcpy(r.seed_rows, r.host_seed_rows, std::size_t{r.sources} * 2 * 4, cudaMemcpyHostToDevice));
+      SSSP_CUDA_CHECK(cudaMemcpy(r.seed_dist, r.host_seed_dist, std::size_t{r.sources} * 2 * 8, cudaMemcpyHostToDevice));
+    }
+    if (r.pieces > 0) {
+      SSSP_CUDA_CHECK(cudaMemcpy(r.piece_index, r.host_piece_index, r.pieces * 8, cudaMemcpyHostToDevice));
+      SSSP_CUDA_CHECK(cudaMemcpy(r.piece_dist, r.host_piece_dist, r.pieces * 8, cudaMemcpyHostToDevice));
+    }
+  }
+
+  // A batch row's distances as the read-off reads them: source b's core
+  // distance at v, the nearest of its seeds' rows (in the device's order,
+  // `stride` labels apart) plus the seed's distance.
+  template <class Codec>
+  struct SeededRowDistance {
+    const label_t* rows;
+    std::uint64_t stride;
+    const std::uint32_t* new_id;  // renumbered: input id -> device id
+    const std::uint32_t* seed_rows;
+    const std::uint64_t* seed_dist;
+    __device__ std::uint64_t operator()(std::uint32_t b, std::uint32_t v) const {
+      const std::uint32_t at = new_id ? new_id[v] : v;
+      std::uint64_t best = kReadOffInf;
+      for (int i = 0; i < 2; ++i) {
+        const std::uint32_t row = seed_rows[2 * std::uint64_t{b} + i];
+        if (row == graph::kNoVertex) continue;
+        const auto d = Codec::dist(rows[row * stride + at]);
+        if (!Codec::is_inf(d)) best = min(best, seed_dist[2 * std::uint64_t{b} + i] + static_cast<std::uint64_t>(d));
+      }
+      return best;
+    }
+  };
+
+  // The read-off of every source of a batch (BatchReadOff), timed by the
+  // solver's events; returns its milliseconds.
+  template <class Codec>
+  double launch_batch_read_off(const BatchReadOff& r, const label_t* rows, std::uint64_t stride) {
+    SSSP_CUDA_CHECK(cudaEventRecord(start, stream));
+    if (r.sources > 0) {
+      const SeededRowDistance<Codec> core_distance{rows, stride, host_order.empty() ? nullptr : new_id.as<std::uint32_t>(),
+                                                   r.seed_rows, r.seed_dist};
+      read_off_anchors<<<grid_for(std::uint64_t{r.vertices} * r.sources, 256, ws.stream_grid), 256, 0, stream>>>(
+          r.vertices, r.sources, r.core_of, r.anchor_core, r.anchor_offset, core_distance, r.distances);
+      SSSP_CHECK_LAUNCH("read_off_anchors");
+    }
+    if (r.pieces > 0) {
+      lower_pieces<<<grid_for(r.pieces, 256, ws.stream_grid), 256, 0, stream>>>(r.pieces, r.piece_index,
+                                                                                     r.piece_dist, r.distances);
+      SSSP_CHECK_LAUNCH("lower_pieces");
+    }
+    SSSP_CUDA_CHECK(cudaEventRecord(stop, stream));
+    SSSP_CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    SSSP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    return ms;
   }
 
   void rewrite_arcs(graph::edge_offset first, const std::vector<graph::vertex_id>& new_targets,
@@ -1292,6 +1374,19 @@ template <class Weight>
 BatchSolveResult<Weight> GpuSolver<Weight>::solve_batch(const std::vector<graph::vertex_id>& sources,
                                                         Strategy strategy, double delta) {
   return impl_->solve_batch(sources, strategy, delta);
+}
+
+template <class Weight>
+std::uint32_t GpuSolver<Weight>::batch_capacity() {
+  SSSP_CUDA_CHECK(cudaSetDevice(impl_->options.device));
+  return static_cast<std::uint32_t>(impl_->batch_chunk(std::numeric_limits<std::uint32_t>::max()));
+}
+
+template <class Weight>
+BatchSolveResult<Weight> GpuSolver<Weight>::solve_batch_and_read_off(const std::vector<graph::vertex_id>& rows,
+                                                                     Strategy strategy, double delta,
+                                                                     const BatchReadOff& read_off) {
+  return impl_->solve_batch(rows, strategy, delta, &read_off);
 }
 
 }  // namespace sssp

@@ -737,6 +737,26 @@ int check_contracted(const graph::IntCsr& g, const Plan& plan,
       }
     }
   }
+  // The plan's sources batched through the contraction, both batched strategies.
+  {
+    sssp::ContractedGpuSolver solver(g, c, plan_options(plan, false));
+    for (const sssp::Strategy strategy : {sssp::Strategy::NearFar, sssp::Strategy::BellmanFord}) {
+      try {
+        const sssp::BatchSolveResult<std::uint32_t> got = solver.solve_batch(plan.sources, strategy, plan.delta);
+        for (std::size_t i = 0; i < plan.sources.size(); ++i) {
+          const std::string problem = result_problem(g, plan.sources[i], reference[i], got.per_source[i], false);
+          if (problem.empty()) continue;
+          std::cout << "MISMATCH " << plan.description << " contracted batch (core " << c.core_vertices() << ") "
+                    << sssp::to_string(strategy) << " source=" << plan.sources[i] << ": " << problem << std::endl;
+          ++failures;
+        }
+      } catch (const std::exception& e) {
+        std::cout << "MISMATCH " << plan.description << " contracted batch " << sssp::to_string(strategy)
+                  << ": error: " << e.what() << std::endl;
+        ++failures;
+      }
+    }
+  }
   // PHAST over a hierarchy of the core, where building one is quick (small,
   // sparse cores: a hierarchy of a skewed graph's hubs takes far longer).
   if (c.core_vertices() <= kPhastMaxCore && c.core_arcs() <= 4ull * c.core_vertices()) {

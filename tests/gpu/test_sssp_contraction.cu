@@ -25,6 +25,7 @@
 #include "road_like_graph.hpp"
 #include "graph/hierarchy.hpp"
 #include "graph/load.hpp"
+#include "graph/random_sources.hpp"
 #include "test_support.hpp"
 #include "sssp/contracted_solver.hpp"
 #include "sssp/hierarchy_solver.hpp"
@@ -346,6 +347,135 @@ TEST(SsspContraction, ReadOffOnTheDeviceOnTheSharedRoadGraphs) {
                                      << (tree.examples.empty() ? "" : tree.examples.front());
         }
       }
+    }
+    ++ran;
+  }
+  if (ran == 0) GTEST_SKIP() << "no shared road graph found under " << test_support::datasets_dir();
+}
+
+namespace {
+
+// ContractedGpuSolver::solve_batch against single-source contracted solves
+// (which equal Dijkstra, above) and Dijkstra itself: sources of every kind,
+// repeated sources, both batched strategies.
+void expect_batch_exact(const graph::IntCsr& g, const std::string& what, const std::vector<graph::vertex_id>& sources,
+                        const sssp::SolverOptions& options = {}) {
+  const graph::ChainContraction c = graph::contract_chains(g);
+  sssp::ContractedGpuSolver solver(g, c, options);
+  const double delta = std::max(1.0, graph::auto_delta(c.core));
+  for (const sssp::Strategy strategy : {sssp::Strategy::NearFar, sssp::Strategy::BellmanFord}) {
+    sssp::ContractedBatchTimes times;
+    const sssp::BatchSolveResult<std::uint32_t> got = solver.solve_batch(sources, strategy, delta, &times);
+    ASSERT_EQ(got.per_source.size(), sources.size()) << what;
+    EXPECT_NEAR(got.solve_ms, times.host_ms + times.core_ms, 1e-9) << what;
+    for (std::size_t b = 0; b < sources.size(); ++b) {
+      const std::string tag = what + ", " + sssp::to_string(strategy) + ", source " + std::to_string(sources[b]) +
+                              (c.core_of[sources[b]] == graph::kNoVertex ? " (piece)" : " (junction)");
+      const auto want = graph::dijkstra(g, sources[b]);
+      const graph::DistanceMismatches m =
+          graph::find_distance_mismatches<std::uint32_t>(want, got.per_source[b].distances, 1);
+      ASSERT_TRUE(m.none()) << tag << ": " << m.count << " differ, first vertex " << m.first.front();
+      const auto one = solver.solve(sources[b], strategy, delta);
+      ASSERT_EQ(one.distances, got.per_source[b].distances) << tag << ": batch and single solve differ";
+    }
+  }
+}
+
+// Every `step`-th vertex, then the first again (a repeated source).
+std::vector<graph::vertex_id> spread_sources(const graph::IntCsr& g, graph::vertex_id count) {
+  std::vector<graph::vertex_id> sources;
+  for (graph::vertex_id i = 0; i < count; ++i) sources.push_back(static_cast<graph::vertex_id>((i * 7919ull) % g.num_vertices));
+  sources.push_back(sources.front());
+  return sources;
+}
+
+}  // namespace
+
+TEST(SsspContraction, BatchMatchesSingleSolvesAndDijkstra) {
+  SKIP_IF_NO_GPU();
+  for (std::uint64_t seed = 31; seed <= 34; ++seed) {
+    test_support::RoadSpec spec = seeded_spec(seed);
+    if (seed == 33) spec.heavy_weight = 3'000'000'000u;  // some entries fall back to the host
+    if (seed == 34) spec.max_weight = 1;                  // many ties
+    const graph::IntCsr g = test_support::road_like(spec, seed);
+    expect_batch_exact(g, "seed " + std::to_string(seed), spread_sources(g, 40));
+    if (HasFatalFailure()) return;
+  }
+  // Zero-weight arcs, and sources of each kind side by side.
+  graph::Coo<std::uint32_t> coo;
+  const graph::IntCsr base = test_support::road_like(seeded_spec(5), 5);
+  coo.num_vertices = base.num_vertices;
+  for (graph::vertex_id u = 0; u < base.num_vertices; ++u)
+    for (graph::edge_offset e = base.offsets[u]; e < base.offsets[u + 1]; ++e)
+      coo.add(u, base.targets[e], (u + e) % 4 == 0 ? 0u : base.weights[e]);
+  const graph::IntCsr zero = graph::build_csr(std::move(coo), {});
+  expect_batch_exact(zero, "zero weights", spread_sources(zero, 25));
+  if (HasFatalFailure()) return;
+  // Vertex orders other than the input's renumber the core's rows.
+  sssp::SolverOptions degree;
+  degree.vertex_ordering = sssp::VertexOrdering::Degree;
+  expect_batch_exact(base, "degree order", spread_sources(base, 25), degree);
+}
+
+TEST(SsspContraction, BatchLargerThanOneLaunchAndEdgeCases) {
+  SKIP_IF_NO_GPU();
+  const graph::IntCsr g = test_support::road_like(seeded_spec(8), 8);
+  const graph::ChainContraction c = graph::contract_chains(g);
+  sssp::ContractedGpuSolver solver(g, c, {});
+  // More sources than one core launch takes (two rows each at most).
+  const std::uint32_t capacity = solver.core_solver().batch_capacity();
+  std::vector<graph::vertex_id> many;
+  for (std::uint32_t i = 0; i < capacity + 7; ++i) many.push_back(static_cast<graph::vertex_id>((i * 104729ull) % g.num_vertices));
+  sssp::ContractedBatchTimes times;
+  const auto got = solver.solve_batch(many, sssp::Strategy::NearFar, graph::auto_delta(c.core), &times);
+  ASSERT_EQ(got.per_source.size(), many.size());
+  EXPECT_GE(times.launches, 2u);
+  for (std::size_t b = 0; b < many.size(); b += 97) {
+    const auto want = graph::dijkstra(g, many[b]);
+    EXPECT_TRUE(graph::find_distance_mismatches<std::uint32_t>(want, got.per_source[b].distances, 1).none())
+        << "source " << many[b];
+  }
+  EXPECT_TRUE(solver.solve_batch({}, sssp::Strategy::NearFar, 1.0).per_source.empty());
+  EXPECT_THROW(solver.solve_batch({0}, sssp::Strategy::BucketSort, 1.0), std::invalid_argument);
+  EXPECT_THROW(solver.solve_batch({0}, sssp::Strategy::NearFar, 0.0), std::invalid_argument);
+  EXPECT_THROW(solver.solve_batch({g.num_vertices}, sssp::Strategy::NearFar, 1.0), std::out_of_range);
+  sssp::SolverOptions with_pred;
+  with_pred.predecessors = true;
+  sssp::ContractedGpuSolver pred_solver(g, c, with_pred);
+  EXPECT_THROW(pred_solver.solve_batch({0, 1}, sssp::Strategy::NearFar, 1.0), std::invalid_argument);
+  // A core small enough for the host runs the sources one by one.
+  test_support::RoadSpec small;
+  small.junctions = 12;
+  small.roads = 20;
+  small.trees = 8;
+  const graph::IntCsr tiny = test_support::road_like(small, 5);
+  expect_batch_exact(tiny, "core on the host", spread_sources(tiny, 10));
+}
+
+// Contracted batches on every shared road graph against Dijkstra.
+TEST(SsspContraction, BatchOnTheSharedRoadGraphs) {
+  SKIP_IF_NO_GPU();
+  const std::vector<std::string> roads = {"road/DE.gr", "road/rome99.gr", "road/andorra_osm.mtx",
+                                          "road/amsterdam-roads.mtx", "road/luxembourg_osm.mtx", "road/chain.gr"};
+  int ran = 0;
+  for (const std::string& file : roads) {
+    const auto path = test_support::datasets_dir() / file;
+    if (!std::filesystem::exists(path)) continue;
+    graph::LoadOptions load;
+    load.progress = false;
+    const graph::AnyCsr any = graph::load_graph(path.string(), load);
+    if (!std::holds_alternative<graph::IntCsr>(any)) continue;
+    const graph::IntCsr& g = std::get<graph::IntCsr>(any);
+    const graph::ChainContraction c = graph::contract_chains(g);
+    sssp::ContractedGpuSolver solver(g, c, {});
+    const std::vector<graph::vertex_id> sources = graph::choose_random_sources(g.offsets, 16, 7);
+    const auto got = solver.solve_batch(sources, sssp::Strategy::NearFar, graph::auto_delta(c.core));
+    ASSERT_EQ(got.per_source.size(), sources.size()) << file;
+    const std::vector<std::vector<std::uint64_t>> want = graph::dijkstra_batch(g, sources, 0);
+    for (std::size_t b = 0; b < sources.size(); ++b) {
+      const graph::DistanceMismatches m =
+          graph::find_distance_mismatches<std::uint32_t>(want[b], got.per_source[b].distances, 1);
+      EXPECT_TRUE(m.none()) << file << ", source " << sources[b] << ": " << m.count << " differ";
     }
     ++ran;
   }
