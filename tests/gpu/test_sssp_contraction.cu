@@ -313,10 +313,12 @@ TEST(SsspContraction, ReadOffOnTheDeviceForEverySourceKind) {
   }
 }
 
-// The device read-off on every shared road graph, against Dijkstra, with and
-// without predecessors.
-TEST(SsspContraction, ReadOffOnTheDeviceOnTheSharedRoadGraphs) {
-  SKIP_IF_NO_GPU();
+namespace {
+
+// fn(file, g, c) for each shared road graph with integer weights that is
+// present; returns how many ran.
+template <class Fn>
+int for_each_shared_road_graph(Fn fn) {
   const std::vector<std::string> roads = {"road/DE.gr", "road/rome99.gr", "road/andorra_osm.mtx",
                                           "road/amsterdam-roads.mtx", "road/luxembourg_osm.mtx", "road/chain.gr"};
   int ran = 0;
@@ -328,8 +330,21 @@ TEST(SsspContraction, ReadOffOnTheDeviceOnTheSharedRoadGraphs) {
     const graph::AnyCsr any = graph::load_graph(path.string(), load);
     if (!std::holds_alternative<graph::IntCsr>(any)) continue;
     const graph::IntCsr& g = std::get<graph::IntCsr>(any);
-    const graph::ChainContraction c = graph::contract_chains(g);
-    if (sssp::solves_core_on_host(c)) continue;
+    fn(file, g, graph::contract_chains(g));
+    ++ran;
+  }
+  return ran;
+}
+
+}  // namespace
+
+// The device read-off on every shared road graph, against Dijkstra, with and
+// without predecessors.
+TEST(SsspContraction, ReadOffOnTheDeviceOnTheSharedRoadGraphs) {
+  SKIP_IF_NO_GPU();
+  const int ran = for_each_shared_road_graph([](const std::string& file, const graph::IntCsr& g,
+                                                const graph::ChainContraction& c) {
+    if (sssp::solves_core_on_host(c)) return;
     for (const bool with_pred : {false, true}) {
       sssp::SolverOptions options;
       options.predecessors = with_pred;
@@ -348,8 +363,7 @@ TEST(SsspContraction, ReadOffOnTheDeviceOnTheSharedRoadGraphs) {
         }
       }
     }
-    ++ran;
-  }
+  });
   if (ran == 0) GTEST_SKIP() << "no shared road graph found under " << test_support::datasets_dir();
 }
 
@@ -455,18 +469,8 @@ TEST(SsspContraction, BatchLargerThanOneLaunchAndEdgeCases) {
 // Contracted batches on every shared road graph against Dijkstra.
 TEST(SsspContraction, BatchOnTheSharedRoadGraphs) {
   SKIP_IF_NO_GPU();
-  const std::vector<std::string> roads = {"road/DE.gr", "road/rome99.gr", "road/andorra_osm.mtx",
-                                          "road/amsterdam-roads.mtx", "road/luxembourg_osm.mtx", "road/chain.gr"};
-  int ran = 0;
-  for (const std::string& file : roads) {
-    const auto path = test_support::datasets_dir() / file;
-    if (!std::filesystem::exists(path)) continue;
-    graph::LoadOptions load;
-    load.progress = false;
-    const graph::AnyCsr any = graph::load_graph(path.string(), load);
-    if (!std::holds_alternative<graph::IntCsr>(any)) continue;
-    const graph::IntCsr& g = std::get<graph::IntCsr>(any);
-    const graph::ChainContraction c = graph::contract_chains(g);
+  const int ran = for_each_shared_road_graph([](const std::string& file, const graph::IntCsr& g,
+                                                const graph::ChainContraction& c) {
     sssp::ContractedGpuSolver solver(g, c, {});
     const std::vector<graph::vertex_id> sources = graph::choose_random_sources(g.offsets, 16, 7);
     const auto got = solver.solve_batch(sources, sssp::Strategy::NearFar, graph::auto_delta(c.core));
@@ -477,7 +481,6 @@ TEST(SsspContraction, BatchOnTheSharedRoadGraphs) {
           graph::find_distance_mismatches<std::uint32_t>(want[b], got.per_source[b].distances, 1);
       EXPECT_TRUE(m.none()) << file << ", source " << sources[b] << ": " << m.count << " differ";
     }
-    ++ran;
-  }
+  });
   if (ran == 0) GTEST_SKIP() << "no shared road graph found under " << test_support::datasets_dir();
 }
