@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Draw the benchmark plots of one results folder (issue 5).
+"""Draw the benchmark plots of one results folder.
 
     scripts/plot_results.py results/nvidia-h200/2026-11-23          # PNGs into .../plots/
     scripts/plot_results.py DIR --out somewhere/

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scale run (issue 6): the largest generated graphs this machine holds, each
+# Scale run: the largest generated graphs this machine holds, each
 # solved on the GPU with its memory use and times, then a clear refusal of the
 # size above what fits. Needs a GPU machine and a built `sssp`.
 #

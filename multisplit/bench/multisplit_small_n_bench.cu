@@ -1,4 +1,4 @@
-// multisplit_small_n_bench: latency of small splits (issue 16, item 3; target:
+// multisplit_small_n_bench: latency of small splits (target:
 // 2^16 keys into 10 buckets in <= 8 us end to end).
 //
 // For n = 2^10 .. 2^22 uniform random 32-bit keys (or pairs with 32-bit

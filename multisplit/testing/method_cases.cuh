@@ -7,7 +7,7 @@
 
 namespace multisplit_test {
 
-// Bucket counts and sizes of issue 3's test matrix.
+// Bucket counts and sizes of the test matrix.
 inline const std::vector<std::uint32_t>& bucket_counts() {
   static const std::vector<std::uint32_t> m = {1, 2, 3, 7, 32, 33, 100, 256, 257, 361, 1024, 4096};
   return m;

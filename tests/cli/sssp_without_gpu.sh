@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `sssp` on a machine without a usable GPU (issue 6), simulated on any machine
+# `sssp` on a machine without a usable GPU, simulated on any machine
 # by hiding every device (CUDA_VISIBLE_DEVICES=""), so this test runs -- and
 # never skips -- with or without a GPU:
 #   --device gpu : exit 1, one clear line on stderr, no output files, no hang;

@@ -1,4 +1,4 @@
-// Hostile input through the `sssp` command (issue 6), in-process via
+// Hostile input through the `sssp` command, in-process via
 // app::run_sssp: for one file of every bad-input class and every reader,
 // exit code 2, exactly one line "sssp: FILE:LINE: ..." on stderr, nothing on
 // stdout, no --output / --json file, an earlier result file left untouched

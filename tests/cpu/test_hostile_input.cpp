@@ -1,4 +1,4 @@
-// Hostile input (issue 6), the cases the per-reader suites
+// Hostile input, the cases the per-reader suites
 // (test_matrix_market, test_dimacs, test_edge_list, test_binary_cache) do not
 // already cover: declared sizes far beyond the memory a graph may take, path
 // lengths that would overflow their distance type, odd bytes (NUL, BOM, bare

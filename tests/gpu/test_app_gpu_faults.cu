@@ -1,4 +1,4 @@
-// GPU faults (issue 6): out of memory (provoked by --gpu-memory-limit and for
+// GPU faults: out of memory (provoked by --gpu-memory-limit and for
 // real, by holding the device's memory), a malformed CSR handed to the
 // library, and a kernel fault (a launch failure, which CUDA makes sticky for
 // the whole process) before and during a solver's life. Each gives a clear

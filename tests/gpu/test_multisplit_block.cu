@@ -1,4 +1,4 @@
-// multisplit::BlockMultisplit (issue 16, item 2) inside test kernels: every
+// multisplit::BlockMultisplit inside test kernels: every
 // tile of the input is split by one block, and every tile's output, bucket
 // offsets and ranks are compared with the CPU reference applied to that
 // tile alone. Every bucket count up to MAX_BUCKETS, keys and pairs, a

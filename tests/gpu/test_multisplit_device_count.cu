@@ -1,4 +1,4 @@
-// Device-side item counts (issue 16, item 1): split_keys / split_pairs /
+// Device-side item counts: split_keys / split_pairs /
 // histogram / reduce_by_bucket overloads that read n = min(*d_num_items,
 // max_items) on the device. Against the CPU reference on the first n items:
 // count 0, count = max, counts below max with garbage (keys of other

@@ -1,4 +1,4 @@
-// Key-only multisplit, every method against the CPU reference (issue 3's
+// Key-only multisplit, every method against the CPU reference (the
 // matrix): sizes 0 .. 2^24, bucket counts 1 .. 4096 (powers of two and not),
 // uniform / one-bucket / zipf / binomial bucket distributions. Output keys
 // and offsets must match exactly, which checks stability too.

@@ -1,4 +1,4 @@
-// The small-n path (issue 16, item 3): Method::SmallN, one cooperative kernel
+// The small-n path: Method::SmallN, one cooperative kernel
 // launch per split. Against the CPU reference (outputs and temporary storage
 // poisoned first; bit-exact keys, values and offsets, which checks
 // stability): n in {0, 1, 31, 1000, 4096 + 17, 65536, 2^18}, m in {1, 2, 10,

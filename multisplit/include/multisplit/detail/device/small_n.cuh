@@ -1,4 +1,4 @@
-// Small-n multisplit (Method::SmallN; issue 16, item 3): the whole split in
+// Small-n multisplit (Method::SmallN): the whole split in
 // ONE cooperative kernel launch and one pass over the data, for inputs that
 // fit in one tile per co-resident block.
 //
