@@ -282,6 +282,10 @@ class Runner {
   // --contract: contracts the graph where asked and where it pays, and sets
   // run_.contraction either way.
   void decide_contraction();
+  // --cache on a graph file: the sealed contraction cache's path beside the
+  // graph's cache, else empty.
+  std::string contraction_cache_file() const;
+  std::string graph_cache_file() const;
   // The solves this run would send through the contraction.
   ContractionWorkload contraction_workload() const;
   // What --strategy auto may count on the resident block to hold
@@ -486,6 +490,7 @@ BatchSolveFunction<Weight> Runner<Weight>::make_batch_solver(Algorithm a, double
           outcome.sources_per_launch = r.sources_per_launch;
           outcome.solved_together = r.solved_together;
           outcome.finished_alone = r.finished_alone;
+          outcome.resident = r.resident;
           for (sssp::SolveResult<std::uint32_t>& one : r.per_source)
             outcome.per_source.push_back(gpu_outcome(std::move(one), a, delta));
           return outcome;
@@ -499,6 +504,7 @@ BatchSolveFunction<Weight> Runner<Weight>::make_batch_solver(Algorithm a, double
       outcome.sources_per_launch = r.sources_per_launch;
       outcome.solved_together = r.solved_together;
       outcome.finished_alone = r.finished_alone;
+      outcome.resident = r.resident;
       for (sssp::SolveResult<Weight>& one : r.per_source) outcome.per_source.push_back(gpu_outcome(std::move(one), a, delta));
       return outcome;
     };
@@ -569,16 +575,19 @@ void Runner<Weight>::run_batches(double delta, sssp::GpuSolver<Weight>* gpu, Ref
       batch.sources_per_launch = 0;
     } else if (on_gpu && contracted_gpu_) {
       batch.solver = std::string(to_string(a)) +
-                     " on the contraction's core: one block per junction the sources enter it at, in shared "
-                     "launches, every source read off on the device";
+                     " on the contraction's core: one block per junction the sources enter it at (a resident "
+                     "block where the core fits one), in shared launches, every source read off on the device";
       batch.solved_together = 0;
       batch.finished_alone = 0;
+      batch.resident = 0;
       batch.sources_per_launch = 0;
     } else if (on_gpu) {
       batch.solver = std::string(to_string(a)) +
-                     ", one block per source in shared launches, those that outgrow it together on copies of the graph";
+                     ", one block per source in shared launches (a resident block where the graph fits one), those "
+                     "that outgrow a small block together on copies of the graph";
       batch.solved_together = 0;
       batch.finished_alone = 0;
+      batch.resident = 0;
       batch.sources_per_launch = 0;
     } else {
       batch.threads = graph::batch_threads(plan_.size, o_.threads);
@@ -603,6 +612,7 @@ void Runner<Weight>::run_batches(double delta, sssp::GpuSolver<Weight>* gpu, Ref
         batch.sources_per_launch = std::max(*batch.sources_per_launch, *outcome.sources_per_launch);
       if (outcome.solved_together) *batch.solved_together += *outcome.solved_together;
       if (outcome.finished_alone) *batch.finished_alone += *outcome.finished_alone;
+      if (outcome.resident) *batch.resident += *outcome.resident;
       const std::vector<std::vector<Dist>> reference =
           o_.validate ? references(call, cache, keep_references) : std::vector<std::vector<Dist>>{};
       for (std::size_t b = 0; b < count; ++b) {

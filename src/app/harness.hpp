@@ -49,6 +49,7 @@ struct BatchOutcome {
   std::optional<std::uint32_t> sources_per_launch;  // GPU: sources one launch took
   std::optional<std::uint32_t> solved_together;     // GPU: sources that outgrew their block, solved as copies
   std::optional<std::uint32_t> finished_alone;      // GPU: sources that outgrew their block, solved one by one
+  std::optional<std::uint32_t> resident;            // GPU: sources solved in the resident block, one block each
 };
 
 template <class Weight>

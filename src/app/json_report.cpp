@@ -174,6 +174,7 @@ json to_json(const AppOptions& options, const RunSummary& run) {
                        {"sources_per_launch", optional_json(b.sources_per_launch)},
                        {"solved_together", optional_json(b.solved_together)},
                        {"finished_alone", optional_json(b.finished_alone)},
+                       {"resident", optional_json(b.resident)},
                        {"threads", optional_json(b.threads)},
                        {"validation", {{"checked", b.validated}, {"failed", b.failed}}}});
   }

@@ -368,7 +368,7 @@ std::string format_batch_table(const std::vector<BatchRecord>& batches) {
   Table table({{"strategy", A::Left}, {"device", A::Left}, {"delta", A::Right}, {"sources", A::Right},
                {"calls", A::Right}, {"batch ms", A::Right}, {"min ms", A::Right}, {"max ms", A::Right},
                {"ms/source", A::Right}, {"sources/s", A::Right},
-               {"MTEPS", A::Right}, {"per launch", A::Right}, {"together", A::Right}, {"alone", A::Right}, {"validation", A::Left},
+               {"MTEPS", A::Right}, {"per launch", A::Right}, {"together", A::Right}, {"alone", A::Right}, {"resident", A::Right}, {"validation", A::Left},
                {"solver", A::Left}});
   for (const BatchRecord& b : batches) {
     std::string check = "not run";
@@ -381,7 +381,8 @@ std::string format_batch_table(const std::vector<BatchRecord>& batches) {
                    format_fixed(b.sources_per_second, 1), format_fixed(b.mteps, 1),
                    b.sources_per_launch ? std::to_string(*b.sources_per_launch) : "-",
                    b.solved_together ? std::to_string(*b.solved_together) : "-",
-                   b.finished_alone ? std::to_string(*b.finished_alone) : "-", check, b.solver});
+                   b.finished_alone ? std::to_string(*b.finished_alone) : "-",
+                   b.resident ? std::to_string(*b.resident) : "-", check, b.solver});
   }
   return table.omit_empty_columns().render();
 }

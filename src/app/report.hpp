@@ -127,6 +127,7 @@ struct BatchRecord {
   std::optional<std::uint32_t> sources_per_launch;
   std::optional<std::uint32_t> solved_together;
   std::optional<std::uint32_t> finished_alone;
+  std::optional<std::uint32_t> resident;  // GPU: sources solved in the resident block, one block each
   std::optional<int> threads;      // CPU: threads the batch ran on
   std::uint32_t validated = 0;     // sources checked by --validate
   std::uint32_t failed = 0;        // of them, sources with a mismatch

@@ -280,6 +280,7 @@ void ContractedGpuSolver::solve_group(const std::vector<graph::vertex_id>& sourc
     t.core_ms += core.solve_ms;
     out.finished_alone += core.finished_alone;
     out.solved_together += core.solved_together;
+    out.resident += core.resident;
     out.sources_per_launch = std::max<std::uint32_t>(out.sources_per_launch, static_cast<std::uint32_t>(count));
   } else {
     // Nothing to solve on the device (every source fell back or has no

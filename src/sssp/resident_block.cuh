@@ -162,16 +162,30 @@ __device__ __forceinline__ void append(bool want, std::uint32_t v, std::uint32_t
 
 }  // namespace resident
 
-// One block of kResidentBlock threads solves from `source`, writing every
-// vertex's label; kLayout says what it copies into shared memory first
+// Where a launch's blocks start from: one block from `source` (sources
+// null), or block b from sources[b], writing its labels `stride` labels
+// after block b - 1's and its counts to stats[b] (a batch: independent
+// solves side by side, one per SM while the SMs last, each with its own
+// shared memory).
+struct ResidentSources {
+  const std::uint32_t* sources;
+  std::uint32_t source;
+  std::uint64_t stride;
+};
+
+// Each block of kResidentBlock threads solves from its source (ResidentSources),
+// writing every vertex's label; kLayout says what it copies into shared memory first
 // beside the distances (ResidentLayout). With `local_steps` > 0 each
 // warp, after relaxing its share of a step's entries, relaxes what it
 // improved itself, up to `local_steps` times, with warp barriers only, before
 // the step's block barrier; 0: one hop per block barrier.
 template <class Codec, ResidentLayout kLayout>
 __global__ void __launch_bounds__(kResidentBlock, 1)
-    resident_near_far(GraphView<typename Codec::Weight> g, label_t* labels, std::uint32_t source,
+    resident_near_far(GraphView<typename Codec::Weight> g, label_t* labels, ResidentSources from,
                       typename Codec::Delta delta, std::uint32_t local_steps, ResidentStats* stats) {
+  const std::uint32_t source = from.sources ? from.sources[blockIdx.x] : from.source;
+  labels += blockIdx.x * from.stride;
+  stats += blockIdx.x;
   using Traits = typename Codec::Traits;
   using Dist = typename Codec::Dist;
   using resident::Control;

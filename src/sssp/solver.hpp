@@ -216,6 +216,9 @@ struct BatchSolveResult {
   // They share that solve's rounds (each reports them) and each is charged
   // an equal share of its relaxations.
   std::uint32_t solved_together = 0;
+  // Sources solved in the resident block, one block each
+  // (SolverOptions::resident_block): where the single solves run there.
+  std::uint32_t resident = 0;
 };
 
 // True when a CUDA device can be used; otherwise *why says what is missing.

@@ -885,7 +885,34 @@ struct SolverImpl {
       SSSP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
       out.solve_ms += ms;
       if (copies >= 2) solve_together(first, outgrown, copies);
-      if (read_off) return;  // the rows stay on the device for the read-off
+    };
+    // A chunk's near-far solves in the resident block where the solver's
+    // single solves run there: one block per source, each with the whole
+    // solve in its SM's shared memory, none outgrowing it.
+    const auto run_resident_chunk = [&](std::size_t first, std::uint64_t count) {
+      static_assert(sizeof(ResidentStats) <= kStateBytes, "a source's counts fit its state slot");
+      auto* stats_all = reinterpret_cast<ResidentStats*>(states_all);
+      SSSP_CUDA_CHECK(cudaMemcpy(ids, sources.data() + first, count * 4, cudaMemcpyHostToDevice));
+      SSSP_CUDA_CHECK(cudaEventRecord(start, stream));
+      if constexpr (Codec::kPackedPredecessors)
+        launch_resident<Codec>(ResidentSources{ids, 0, nn}, static_cast<std::uint32_t>(count), labels_all, delta,
+                               stats_all);
+      SSSP_CUDA_CHECK(cudaEventRecord(stop, stream));
+      SSSP_CUDA_CHECK(cudaMemcpyAsync(host_states.data(), stats_all, count * sizeof(ResidentStats),
+                                      cudaMemcpyDeviceToHost, stream));
+      SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+      float ms = 0;
+      SSSP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+      out.solve_ms += ms;
+      for (std::uint64_t b = 0; b < count; ++b) {
+        ResidentStats r{};
+        std::memcpy(&r, host_states.data() + b * sizeof r, sizeof r);
+        record(first + b, resident_strategy_stats(r), r.relaxations);
+        out.per_source[first + b].resident = true;
+      }
+      out.resident += static_cast<std::uint32_t>(count);
+    };
+    const auto copy_back = [&](std::size_t first, std::uint64_t count) {
       for (std::uint64_t b0 = 0; b0 < count; b0 += sources_per_copy) {
         const std::uint64_t copied = std::min(sources_per_copy, count - b0);
         SSSP_CUDA_CHECK(cudaMemcpyAsync(batch_labels.as<label_t>(), labels_all + b0 * nn, copied * nn * 8,
@@ -908,13 +935,18 @@ struct SolverImpl {
     };
     SSSP_CUDA_CHECK(cudaMemsetAsync(ws.balance.bins.counters, 0, sizeof(BinCounters), stream));
     if (read_off) upload_batch_read_off(*read_off);
+    bool in_resident = false;
+    if constexpr (Codec::kPackedPredecessors) in_resident = resident && strategy == Strategy::NearFar;
     for (std::size_t first = 0; first < sources.size(); first += chunk) {
       const std::uint64_t count = std::min<std::uint64_t>(chunk, sources.size() - first);
-      if (strategy == Strategy::NearFar) {
+      if (in_resident) {
+        run_resident_chunk(first, count);
+      } else if (strategy == Strategy::NearFar) {
         run_chunk(NearFarPolicy<Codec>{}, first, count);
       } else {
         run_chunk(BellmanFordPolicy<Codec>{}, first, count);
       }
+      if (!read_off) copy_back(first, count);  // with read_off the rows stay on the device
     }
     if (read_off) out.solve_ms += launch_batch_read_off<Codec>(*read_off, labels_all, nn);
     return out;
@@ -1155,16 +1187,17 @@ struct SolverImpl {
     SSSP_CHECK_LAUNCH("lower_pieces");
   }
 
-  // A near-far solve from `source` in the resident block (resident_block.cuh):
-  // one launch writes every label and its counts into the scratch buffer,
-  // which resident_stats reads once the solve's stop event is recorded (no
-  // host round trip inside the timed solve).
+  // Near-far solves in the resident block (resident_block.cuh), one block per
+  // source of `from`, `blocks` of them: one launch writes every label and
+  // each block's counts to stats[b] (the single solve's: the scratch
+  // buffer, which resident_stats reads once the solve's stop event is
+  // recorded, with no host round trip inside the timed solve).
   template <class Codec>
-  void launch_resident(std::uint32_t source, typename Codec::Delta delta) {
-    static_assert(sizeof(ResidentStats) <= 256, "the resident stats fit the scratch buffer");
+  void launch_resident(ResidentSources from, std::uint32_t blocks, label_t* labels, typename Codec::Delta delta,
+                       ResidentStats* stats) {
     const auto launch = [&](auto kernel) {
-      kernel<<<1, kResidentBlock, resident_shared_bytes(n, m, resident_layout), stream>>>(
-          ws.graph, ws.labels, source, delta, resident_local_steps, scratch.as<ResidentStats>());
+      kernel<<<blocks, kResidentBlock, resident_shared_bytes(n, m, resident_layout), stream>>>(
+          ws.graph, labels, from, delta, resident_local_steps, stats);
     };
     switch (resident_layout) {
       case ResidentLayout::Distances: launch(resident_near_far<Codec, ResidentLayout::Distances>); break;
@@ -1173,16 +1206,15 @@ struct SolverImpl {
     }
     SSSP_CHECK_LAUNCH("resident_near_far");
   }
+  template <class Codec>
+  void launch_resident(std::uint32_t source, typename Codec::Delta delta) {
+    static_assert(sizeof(ResidentStats) <= 256, "the resident stats fit the scratch buffer");
+    launch_resident<Codec>(ResidentSources{nullptr, source, 0}, 1, ws.labels, delta, scratch.as<ResidentStats>());
+  }
 
-  // The counts of the resident solve just launched, through the pinned state
-  // buffer (synchronises the stream). Steps count as narrow rounds (a single
-  // block runs them).
-  StrategyStats resident_stats() {
-    SSSP_CUDA_CHECK(cudaMemcpyAsync(host_state.as<void>(), scratch.as<ResidentStats>(), sizeof(ResidentStats),
-                                    cudaMemcpyDeviceToHost, stream));
-    SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
-    ResidentStats r{};
-    std::memcpy(&r, host_state.as<void>(), sizeof r);
+  // A resident solve's counts as the engine's. Steps count as narrow rounds
+  // (a single block runs them).
+  static StrategyStats resident_strategy_stats(const ResidentStats& r) {
     if (r.error == static_cast<std::uint32_t>(LoopError::Watchdog))
       throw std::runtime_error("sssp: the resident loop stopped: " + std::to_string(kMaxStalledSteps) +
                                " steps in a row relaxed no arc (a bug: please report the graph and source)");
@@ -1193,6 +1225,17 @@ struct SolverImpl {
     stats.cluster_steps = r.local_steps;
     stats.buckets_processed = r.phases;
     return stats;
+  }
+
+  // The counts of the single resident solve just launched, through the
+  // pinned state buffer (synchronises the stream).
+  StrategyStats resident_stats() {
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(host_state.as<void>(), scratch.as<ResidentStats>(), sizeof(ResidentStats),
+                                    cudaMemcpyDeviceToHost, stream));
+    SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+    ResidentStats r{};
+    std::memcpy(&r, host_state.as<void>(), sizeof r);
+    return resident_strategy_stats(r);
   }
 
   // A solve from `source` (the device's numbering); the result is in the

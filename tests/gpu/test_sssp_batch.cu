@@ -25,7 +25,7 @@ graph::IntCsr generated(const std::string& spec, std::uint64_t seed) {
 }
 
 struct Outgrown {
-  std::uint32_t alone = 0, together = 0;
+  std::uint32_t alone = 0, together = 0, resident = 0;
 };
 
 // Checks one solve_batch call on `solver`; returns how the sources that
@@ -38,6 +38,8 @@ Outgrown expect_batch_exact(sssp::GpuSolver<Weight>& solver, const graph::Csr<We
   EXPECT_EQ(r.per_source.size(), sources.size()) << what;
   if (r.per_source.size() != sources.size()) return {~0u, ~0u};
   EXPECT_LE(r.finished_alone + r.solved_together, sources.size()) << what;
+  EXPECT_TRUE(r.resident == 0 || r.resident == sources.size()) << what << ": " << r.resident << " resident";
+  if (r.resident > 0) EXPECT_EQ(r.finished_alone + r.solved_together, 0u) << what << ": resident sources outgrow nothing";
   EXPECT_NE(r.solved_together, 1u) << what << ": a source solved 'together' with no other";
   EXPECT_GE(r.sources_per_launch, 1u) << what;
   for (std::size_t i = 0; i < sources.size(); ++i) {
@@ -46,8 +48,9 @@ Outgrown expect_batch_exact(sssp::GpuSolver<Weight>& solver, const graph::Csr<We
     EXPECT_TRUE(bad.none()) << what << ", " << sssp::to_string(strategy) << ", source " << sources[i] << " (index " << i
                             << "): " << bad.count << " wrong distances";
     if (g.out_degree(sources[i]) > 0) EXPECT_GT(r.per_source[i].iterations, 0u) << what;
+    EXPECT_EQ(r.per_source[i].resident, r.resident > 0) << what << ", index " << i;
   }
-  return {r.finished_alone, r.solved_together};
+  return {r.finished_alone, r.solved_together, r.resident};
 }
 
 // The same on a solver of its own; returns how many sources finished alone.
@@ -72,13 +75,70 @@ TEST(SsspBatch, RoadLikeGridsStayInTheirBlocks) {
   auto sources = random_sources(g.num_vertices, 20, 5);
   sources.push_back(sources.front());  // a source twice
   // Frontiers of a few hundred vertices: every source finishes in its block
-  // (the batched launch itself must be right, not only the fallback).
+  // (the batched launch itself must be right, not only the fallback; the
+  // resident block, which would take a chain-like graph, is tested below).
+  sssp::SolverOptions small_blocks;
+  small_blocks.resident_block = false;
   for (const auto strategy : {sssp::Strategy::NearFar, sssp::Strategy::BellmanFord})
-    EXPECT_EQ(expect_batch_exact(g, sources, sssp::SolverOptions{}, strategy, "grid 40x60"), 0u)
-        << sssp::to_string(strategy);
+    EXPECT_EQ(expect_batch_exact(g, sources, small_blocks, strategy, "grid 40x60"), 0u) << sssp::to_string(strategy);
   // Sixty sources: block b reads state slot b, past the first page of slots.
   const auto many = random_sources(g.num_vertices, 60, 29);
-  EXPECT_EQ(expect_batch_exact(g, many, sssp::SolverOptions{}, sssp::Strategy::NearFar, "grid 40x60, 60 sources"), 0u);
+  EXPECT_EQ(expect_batch_exact(g, many, small_blocks, sssp::Strategy::NearFar, "grid 40x60, 60 sources"), 0u);
+}
+
+// Where single near-far solves run in the resident block, a batch's do too,
+// one block per source, each block's labels in its own row and its counts
+// in its own slot: every resident layout, with and without warp-local
+// steps, more sources than SMs, sources twice, sources without arcs, more
+// sources than one launch takes; bellman-ford keeps the small blocks.
+TEST(SsspBatch, ResidentSolvesOneBlockPerSource) {
+  SKIP_IF_NO_GPU();
+  const auto g = generated("grid:40:60", 3);
+  auto sources = random_sources(g.num_vertices, 300, 31);
+  sources.push_back(sources[7]);
+  sssp::SolverOptions resident;
+  resident.resident_any_shape = true;
+  sssp::SolverOptions offsets_only = resident;
+  offsets_only.resident_shared_arcs = false;
+  sssp::SolverOptions one_hop = resident;
+  one_hop.resident_local_steps = 0;
+  for (const auto& [options, what] : {std::pair{resident, "grid 40x60, resident"},
+                                      std::pair{offsets_only, "grid 40x60, resident, arcs in L2"},
+                                      std::pair{one_hop, "grid 40x60, resident, no local steps"}}) {
+    sssp::GpuSolver<std::uint32_t> solver(g, options);
+    EXPECT_EQ(expect_batch_exact(solver, g, sources, sssp::Strategy::NearFar, what).resident, sources.size()) << what;
+    // Fewer sources after more: rows and slots of the call before are not read.
+    const std::vector<graph::vertex_id> three(sources.begin() + 10, sources.begin() + 13);
+    EXPECT_EQ(expect_batch_exact(solver, g, three, sssp::Strategy::NearFar, what).resident, 3u) << what;
+    EXPECT_EQ(expect_batch_exact(solver, g, three, sssp::Strategy::BellmanFord, what).resident, 0u) << what;
+  }
+  // A vertex without out-arcs as a source (a directed path's end).
+  graph::IntCsr path;
+  path.num_vertices = 500;
+  path.offsets.clear();
+  for (std::uint32_t v = 0; v < path.num_vertices; ++v) {
+    path.offsets.push_back(path.targets.size());
+    if (v + 1 < path.num_vertices) {
+      path.targets.push_back(v + 1);
+      path.weights.push_back(1 + v % 7);
+    }
+  }
+  path.offsets.push_back(path.targets.size());
+  sssp::GpuSolver<std::uint32_t> path_solver(path, resident);
+  EXPECT_EQ(expect_batch_exact(path_solver, path, {499, 0, 250}, sssp::Strategy::NearFar, "path").resident, 3u);
+  // Five sources a launch.
+  sssp::SolverOptions limited = resident;
+  sssp::GpuSolver<std::uint32_t> probe(g, limited);
+  limited.memory_limit_bytes = probe.device_bytes() + (64ull << 20) + 5 * (32ull * g.num_vertices + 4096 + 4 + 64);
+  sssp::GpuSolver<std::uint32_t> solver(g, limited);
+  const auto sixty = random_sources(g.num_vertices, 60, 37);
+  const auto r = solver.solve_batch(sixty, sssp::Strategy::NearFar, graph::auto_delta(g, 64));
+  EXPECT_LE(r.sources_per_launch, 5u);
+  EXPECT_EQ(r.resident, sixty.size());
+  for (std::size_t i = 0; i < sixty.size(); ++i)
+    EXPECT_TRUE(graph::find_distance_mismatches<std::uint32_t>(graph::dijkstra(g, sixty[i]), r.per_source[i].distances, 0)
+                    .none())
+        << "five a launch, source " << sixty[i];
 }
 
 // R-MAT frontiers pass the narrow loop's limits within a few rounds: twelve
@@ -172,6 +232,13 @@ TEST(SsspBatch, FloatWeightsAndOneSource) {
   g.targets = gi.targets;
   for (const auto w : gi.weights) g.weights.push_back(static_cast<float>(w) / 7.0f);
   EXPECT_EQ(expect_batch_exact(g, {3}, sssp::SolverOptions{}, sssp::Strategy::NearFar, "float grid, one source"), 0u);
+  sssp::SolverOptions resident;
+  resident.resident_any_shape = true;
+  sssp::GpuSolver<float> resident_solver(g, resident);
+  EXPECT_EQ(expect_batch_exact(resident_solver, g, random_sources(g.num_vertices, 40, 41), sssp::Strategy::NearFar,
+                               "float grid, resident")
+                .resident,
+            40u);
   EXPECT_EQ(expect_batch_exact(g, random_sources(g.num_vertices, 9, 19), sssp::SolverOptions{},
                                sssp::Strategy::BellmanFord, "float grid"),
             0u);
