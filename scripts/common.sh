@@ -6,7 +6,7 @@ SSSP_BUILD_DIR="${SSSP_BUILD_DIR:-$SSSP_ROOT/build}"
 
 # Debian/Ubuntu packages the build needs. Installs only what is missing.
 SSSP_PACKAGES=(cmake ninja-build g++ libboost-program-options-dev libgtest-dev
-               nlohmann-json3-dev zlib1g-dev python3-matplotlib)
+               nlohmann-json3-dev zlib1g-dev libssl-dev python3-matplotlib)
 
 # Package-manager output goes to $SSSP_INSTALL_LOG (default build/install-packages.log);
 # the terminal gets one line naming the packages and the log, or the log's tail on failure.

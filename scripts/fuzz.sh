@@ -25,7 +25,7 @@ build=${SSSP_FUZZ_BUILD_DIR:-$SSSP_ROOT/build-fuzz}
 
 # clang and its libFuzzer/sanitizer runtimes, LLVM's OpenMP for clang.
 SSSP_PACKAGES=(cmake ninja-build clang-14 libclang-rt-14-dev libomp-14-dev libboost-program-options-dev
-               nlohmann-json3-dev zlib1g-dev)
+               nlohmann-json3-dev zlib1g-dev libssl-dev)
 sssp_install_packages
 cxx=$(command -v clang++-14 || command -v clang++)
 cc=$(command -v clang-14 || command -v clang)

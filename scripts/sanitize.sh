@@ -16,7 +16,7 @@ build=${SSSP_ASAN_BUILD_DIR:-$SSSP_ROOT/build-asan}
 # (clang's OpenMP initialises a min-reduction over double to DBL_MAX, not
 # infinity, which changes behaviour the gcc build never shows).
 SSSP_PACKAGES=(cmake ninja-build g++ libasan8 libubsan1 libboost-program-options-dev libgtest-dev
-               nlohmann-json3-dev zlib1g-dev)
+               nlohmann-json3-dev zlib1g-dev libssl-dev)
 sssp_install_packages
 
 if [ ! -f "$build/CMakeCache.txt" ]; then

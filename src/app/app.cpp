@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <new>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -34,6 +35,7 @@
 #include "graph/predecessors.hpp"
 #include "graph/distance_io.hpp"
 #include "graph/hierarchy.hpp"
+#include "graph/io/contraction_cache.hpp"
 #include "graph/error.hpp"
 #include "graph/generators.hpp"
 #include "graph/load.hpp"
@@ -146,10 +148,15 @@ bool same_file(const std::string& a, const std::string& b) {
 void check_outputs_distinct(const AppOptions& o) {
   // The binary cache is read and written: no output may land on it.
   const std::string cache = o.use_cache ? graph::cache_path_for(o.graph_path, o.cache_path) : std::string();
+  // So are the contraction's and the hierarchy's caches beside it.
+  const std::string contraction_cache = cache.empty() ? cache : graph::io::contraction_cache_path(cache);
+  const std::string hierarchy_cache = cache.empty() ? cache : graph::io::hierarchy_cache_path(cache);
   const std::pair<const char*, const std::string*> inputs[] = {{"--graph", &o.graph_path},
                                                                {"--sources", &o.sources_file.path},
                                                                {"--targets", &o.targets_file.path},
-                                                               {"--cache", &cache}};
+                                                               {"--cache", &cache},
+                                                               {"--cache (the contraction's)", &contraction_cache},
+                                                               {"--cache (the hierarchy's)", &hierarchy_cache}};
   const std::pair<const char*, const std::string*> outputs[] = {{"--output", &o.output_path},
                                                                 {"--json", &o.json_path}};
   // "-" is a standard stream (stdin in, stdout out), never a file.
@@ -703,6 +710,31 @@ ContractionWorkload Runner<Weight>::contraction_workload() const {
   return w;
 }
 
+// Writes one cache file through `write` and says so in info.cache; a cache
+// that cannot be written costs the next run its rebuild, not this run.
+template <class Write>
+void write_cache(const std::string& path, Write write, ContractionInfo& info) {
+  const std::string sep = info.cache.empty() ? "" : "; ";
+  try {
+    write();
+    info.cache += sep + "wrote " + path;
+  } catch (const std::exception& e) {
+    info.cache += sep + "not written: " + graph::printable(e.what());
+  }
+}
+
+template <class Weight>
+std::string Runner<Weight>::graph_cache_file() const {
+  return o_.use_cache && !o_.generated() && !o_.graph_from_stdin() ? graph::cache_path_for(o_.graph_path, o_.cache_path)
+                                                                   : std::string();
+}
+
+template <class Weight>
+std::string Runner<Weight>::contraction_cache_file() const {
+  const std::string g = graph_cache_file();
+  return g.empty() ? g : graph::io::contraction_cache_path(g);
+}
+
 template <class Weight>
 void Runner<Weight>::decide_contraction() {
   ContractionInfo info;
@@ -755,16 +787,30 @@ void Runner<Weight>::decide_contraction() {
       run_.contraction = info;
       return;
     }
+    // A contraction cached by an earlier run (--cache) costs only its read,
+    // so the cost rule does not apply to it.
+    const std::string cache_file = contraction_cache_file();
+    const auto start = Clock::now();
+    std::optional<graph::ChainContraction> cached;
+    if (!cache_file.empty() && std::filesystem::exists(cache_file)) {
+      try {
+        cached = graph::io::read_contraction_cache(cache_file, g_);
+        info.from_cache = true;
+        info.cache = "read " + cache_file;
+      } catch (const graph::InputError& e) {
+        info.cache = graph::printable(e.what()) + "; rebuilt";
+      }
+    }
     const ContractionWorkload workload = contraction_workload();
     const ContractionForecast forecast = forecast_contraction(g_.num_vertices, g_.num_arcs(), workload);
-    if (automatic && !forecast.pays()) {
+    if (automatic && !cached && !forecast.pays()) {
       info.reason = "auto: " + forecast.describe(workload) + "; --contract on forces it";
       run_.contraction = info;
       return;
     }
-    const auto start = Clock::now();
-    graph::ChainContraction c = graph::contract_chains(g_);
+    graph::ChainContraction c = cached ? std::move(*cached) : graph::contract_chains(g_);
     info.ms = ms_since(start);
+    if (!cache_file.empty() && !info.from_cache) write_cache(cache_file, [&] { graph::io::write_contraction_cache(cache_file, g_, c); }, info);
     info.core_vertices = c.core_vertices();
     info.core_arcs = c.core_arcs();
     info.shortcuts = c.shortcuts;
@@ -780,7 +826,8 @@ void Runner<Weight>::decide_contraction() {
                                                          : "auto: hop diameter estimate " + std::to_string(hops) +
                                                                " >= " + std::to_string(kContractMinHops) +
                                                                ", the core keeps 75% of the vertices or less, " +
-                                                               forecast.describe(workload);
+                                                               (info.from_cache ? std::string("and it was cached")
+                                                                                : forecast.describe(workload));
       info.core_on_host = sssp::solves_core_on_host(c) &&
                           std::any_of(algorithms_.begin(), algorithms_.end(), [&](Algorithm a) {
                             return runs_on_gpu(a) && !uses_hierarchy(a) && !plan_.has(a);
@@ -790,7 +837,22 @@ void Runner<Weight>::decide_contraction() {
       cpu_query_ = std::make_unique<graph::ContractionQuery>(*contraction_, g_);
       if (phast) {
         const auto built = Clock::now();
-        hierarchy_ = graph::build_hierarchy(contraction_->core);
+        const std::string hierarchy_file =
+            cache_file.empty() ? std::string() : graph::io::hierarchy_cache_path(graph_cache_file());
+        if (!hierarchy_file.empty() && std::filesystem::exists(hierarchy_file)) {
+          try {
+            hierarchy_ = graph::io::read_hierarchy_cache(hierarchy_file, g_, *contraction_);
+            info.hierarchy_from_cache = true;
+            info.cache += std::string(info.cache.empty() ? "" : "; ") + "read " + hierarchy_file;
+          } catch (const graph::InputError& e) {
+            info.cache += std::string(info.cache.empty() ? "" : "; ") + graph::printable(e.what()) + "; rebuilt";
+          }
+        }
+        if (!hierarchy_) {
+          hierarchy_ = graph::build_hierarchy(contraction_->core);
+          if (!hierarchy_file.empty())
+            write_cache(hierarchy_file, [&] { graph::io::write_hierarchy_cache(hierarchy_file, g_, *hierarchy_); }, info);
+        }
         info.hierarchy = true;
         info.hierarchy_ms = ms_since(built);
         info.hierarchy_shortcuts = hierarchy_->shortcuts;

@@ -2,7 +2,7 @@
 // the host that each contracted query repays by the rounds it saves, so it
 // runs only where this run's queries are predicted to save more than it
 // costs. Both are predicted from the graph's size, before contracting
-// (docs/TUNING.md, "Chain contraction: the cost rule").
+// (docs/TUNING.md, "Contraction cost rule").
 #pragma once
 
 #include <cstdint>

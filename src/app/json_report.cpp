@@ -191,7 +191,10 @@ json to_json(const AppOptions& options, const RunSummary& run) {
                         {"chain_vertices", c.chain_vertices},
                         {"ms", c.ms},
                         {"core_on_host", c.core_on_host},
+                        {"from_cache", c.from_cache},
+                        {"cache", c.cache.empty() ? json(nullptr) : json(c.cache)},
                         {"hierarchy", c.hierarchy ? json{{"ms", c.hierarchy_ms},
+                                                         {"from_cache", c.hierarchy_from_cache},
                                                          {"shortcuts", c.hierarchy_shortcuts},
                                                          {"levels", c.hierarchy_levels}}
                                                    : json(nullptr)}};

@@ -36,12 +36,16 @@
 //                (all calls together), "per_source_ms": number, "sources_per_second": number,
 //                "mteps": number (all sources), "reached_arcs": int, "sources_per_launch": int|null,
 //                "solved_together": int|null (GPU), "finished_alone": int|null (GPU),
+//                "resident": int|null (GPU, sources solved in the resident block),
 //                "threads": int|null (CPU),
 //                "validation": {"checked": int, "failed": int}}],
 //   "contraction": null | {"used": bool, "reason": string, "core_vertices", "core_arcs",
 //               "shortcuts", "tree_vertices", "chain_vertices": integers, "ms": number (host,
-//               once per graph; solve times include each query's piece search and read-off),
-//               "hierarchy": null | {"ms": number, "shortcuts", "levels": integers} (phast's)}
+//               once per graph, or the cache's read; solve times include each query's piece
+//               search and read-off), "core_on_host": bool, "from_cache": bool (--cache),
+//               "cache": string|null (read, written, or why a cached file was refused),
+//               "hierarchy": null | {"ms": number, "from_cache": bool, "shortcuts", "levels":
+//               integers} (phast's)}
 //   "auto_strategy": null (auto not asked for) | {"chosen": string, "reason": string (the
 //               report's line), "source": int (measured from), "measure_ms": number|null,
 //               "statistics": null (cpu device: nothing measured) | {"mean_degree": number,

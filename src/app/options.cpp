@@ -64,7 +64,8 @@ po::options_description sssp_description() {
        "edge lists (.el, .wel, .csv): vertices are labels (any string without blanks), numbered in order of "
        "first appearance; --source, --sources, --targets and --path-to name labels, --output prints them")
       ("cache", po::value<std::string>()->implicit_value("")->value_name("[PATH]"),
-       "read/write a binary cache of the loaded graph (default PATH: beside the input, <input>.bin.cache)")
+       "read/write a binary cache of the loaded graph (default PATH: beside the input, <input>.bin.cache), "
+       "and beside it the contraction and phast's hierarchy (sealed with a key of yours, docs/USAGE.md)")
       ("strategy", po::value<std::string>()->value_name("NAME"),
        "auto (default), near-far, bucket-sort, bucket-multisplit, bellman-ford, phast (GPU); "
        "delta-stepping, dijkstra, phast-cpu (CPU); a comma list, or all (every one but the phasts). "

@@ -297,7 +297,8 @@ std::string format_contraction_line(const ContractionInfo& c, std::uint64_t vert
          format_fixed(share, 1) + "%), " + std::to_string(c.core_arcs) + " of " + std::to_string(arcs) + " arcs (" +
          std::to_string(c.shortcuts) + " shortcuts); " + std::to_string(c.tree_vertices) + " tree and " +
          std::to_string(c.chain_vertices) + " chain vertices read off after each solve; " + format_fixed(c.ms, 1) +
-         " ms, once (" + c.reason + ")\n" +
+         (c.from_cache ? " ms to read from the cache" : " ms, once") + " (" + c.reason + ")\n" +
+         (c.cache.empty() ? "" : "              cache: " + c.cache + "\n") +
          (c.core_on_host ? "              a core this small is solved on the host (Dijkstra): a GPU solve's fixed cost "
                            "is larger\n"
                          : "");
@@ -307,7 +308,7 @@ std::string format_hierarchy_line(const ContractionInfo& c) {
   if (!c.hierarchy) return "";
   return "hierarchy     over the core for phast: " + std::to_string(c.hierarchy_shortcuts) + " shortcuts, " +
          std::to_string(c.hierarchy_levels) + " sweep levels; " + format_fixed(c.hierarchy_ms, 1) +
-         " ms, once (solve times are per query: piece and upward searches, sweep, read-off)\n";
+         (c.hierarchy_from_cache ? " ms to read from the cache" : " ms, once") + " (solve times are per query: piece and upward searches, sweep, read-off)\n";
 }
 
 std::string format_results_table(const std::vector<RunRecord>& records) {

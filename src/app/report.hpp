@@ -256,6 +256,11 @@ struct ContractionInfo {
   bool hierarchy = false;
   double hierarchy_ms = 0;  // host time to build it (once per graph, not in any solve time)
   std::uint64_t hierarchy_shortcuts = 0, hierarchy_levels = 0;
+  // --cache: the contraction and the hierarchy read from sealed files beside
+  // the graph (ms is then the read), or written there; `cache` says which,
+  // or why a file there was refused (then rebuilt and written anew).
+  bool from_cache = false, hierarchy_from_cache = false;
+  std::string cache;
 };
 
 // Text blocks of the report. Each ends with a newline.

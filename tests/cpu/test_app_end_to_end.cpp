@@ -572,3 +572,77 @@ TEST_F(AppEndToEnd, ContractionIsReportedAndExact) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "contract      off (auto: hop diameter estimate")) << r.out;
 }
+
+// --cache keeps the contraction and phast's hierarchy beside the graph's
+// cache: written by the first run, read by the next, refused and rebuilt
+// (and the report says why) when damaged or when the graph changed; an
+// output may not land on them.
+TEST_F(AppEndToEnd, ContractionAndHierarchyAreCachedBesideTheGraph) {
+  const char* old_config = std::getenv("XDG_CONFIG_HOME");
+  const std::string saved = old_config ? old_config : "";
+  ::setenv("XDG_CONFIG_HOME", path("config").c_str(), 1);
+  const auto chains = [](int heavy) {
+    std::string text = "%%MatrixMarket matrix coordinate integer symmetric\n40 40 42\n1 2 3\n2 3 4\n3 1 5\n";
+    text += "1 4 " + std::to_string(heavy) + "\n";
+    for (int v = 4; v < 22; ++v) text += std::to_string(v) + " " + std::to_string(v + 1) + " " + std::to_string(1 + v % 5) + "\n";
+    text += "22 2 2\n3 23 1\n";
+    for (int v = 23; v < 40; ++v) text += std::to_string(v) + " " + std::to_string(v + 1) + " " + std::to_string(1 + v % 3) + "\n";
+    text += "40 1 7\n";
+    return text;
+  };
+  const std::string mtx = path("roads.mtx"), json = path("roads.json");
+  const std::string contraction = path("roads.mtx.contraction.cache"), hierarchy = path("roads.mtx.hierarchy.cache");
+  write_text(mtx, chains(2));
+  const std::vector<std::string> contracted = {"--graph", mtx, "--cache", "--source", "30", "--device", "cpu",
+                                               "--strategy", "delta-stepping", "--contract", "on", "--validate",
+                                               "-v", "--json", json};
+  Result r = run(contracted);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "cache: wrote " + contraction)) << r.out;
+  EXPECT_FALSE(read_json(json)["contraction"]["from_cache"].get<bool>());
+  ASSERT_TRUE(fs::exists(contraction));
+  r = run(contracted);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "ms to read from the cache")) << r.out;
+  EXPECT_TRUE(contains(r.out, "validation    passed")) << r.out;
+  nlohmann::json j = read_json(json);
+  EXPECT_TRUE(j["contraction"]["from_cache"].get<bool>());
+  EXPECT_EQ(j["contraction"]["cache"].get<std::string>(), "read " + contraction);
+  // phast's hierarchy: built and written, then read.
+  const std::vector<std::string> phast = {"--graph", mtx, "--cache", "--random-sources", "4", "--device", "cpu",
+                                          "--strategy", "phast-cpu", "--batch", "1", "--validate", "--json", json};
+  r = run(phast);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(read_json(json)["contraction"]["hierarchy"]["from_cache"].get<bool>());
+  EXPECT_TRUE(fs::exists(hierarchy));
+  r = run(phast);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "validation    passed: 4 result(s)")) << r.out;
+  EXPECT_TRUE(read_json(json)["contraction"]["hierarchy"]["from_cache"].get<bool>());
+  // One byte changed: refused, rebuilt, rewritten, still exact.
+  {
+    std::fstream f(contraction, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(100);
+    f.put('\x7f');
+  }
+  r = run(contracted);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "cache refused: its seal does not match")) << r.out;
+  EXPECT_TRUE(contains(r.out, "validation    passed")) << r.out;
+  EXPECT_FALSE(read_json(json)["contraction"]["from_cache"].get<bool>());
+  r = run(contracted);
+  EXPECT_TRUE(read_json(json)["contraction"]["from_cache"].get<bool>()) << r.out;
+  // The graph changed (one weight): the graph's cache and the contraction's
+  // are both rebuilt, and the answers follow the new weights.
+  write_text(mtx, chains(9));
+  r = run(contracted);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "cache refused: built from another graph")) << r.out;
+  EXPECT_TRUE(contains(r.out, "validation    passed")) << r.out;
+  // An output over the cache would destroy it.
+  r = run({"--graph", mtx, "--cache", "--device", "cpu", "--output", contraction});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "the contraction's")) << r.err;
+  if (old_config) ::setenv("XDG_CONFIG_HOME", saved.c_str(), 1);
+  else ::unsetenv("XDG_CONFIG_HOME");
+}
