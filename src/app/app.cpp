@@ -237,17 +237,23 @@ LoadedGraph load_or_generate(const AppOptions& o) {
   return loaded;
 }
 
+// With --labels the sources are named as the user named them: the ids are
+// only the loader's numbering.
 std::string describe_sources(const AppOptions& o, const std::vector<graph::vertex_id>& sources,
-                             std::uint32_t id_base) {
+                             std::uint32_t id_base, const std::vector<std::string>* labels) {
   std::ostringstream text;
   const std::size_t shown = std::min<std::size_t>(sources.size(), 16);
-  for (std::size_t i = 0; i < shown; ++i) text << (i ? ", " : "") << to_user_id(sources[i], id_base);
+  for (std::size_t i = 0; i < shown; ++i)
+    text << (i ? ", " : "") << vertex_name(labels, to_user_id(sources[i], id_base));
   if (shown < sources.size()) text << ", ... (" << sources.size() << " in all)";
   if (o.random_sources > 0)
     text << " (random among vertices with out-edges, seed " << o.seed << ")";
   else if (o.sources.empty())
     text << " (the first vertex)";
-  text << ", ids " << id_base << "-based";
+  if (labels)
+    text << ", by label";
+  else
+    text << ", ids " << id_base << "-based";
   return text.str();
 }
 
@@ -974,7 +980,7 @@ int Runner<Weight>::run() {
 
   if (!o_.quiet && !o_.verbose) {
     BriefContext context;
-    context.sources = describe_sources(o_, sources_, id_base);
+    context.sources = describe_sources(o_, sources_, id_base, run_.graph.labels.get());
     context.uses_delta = std::any_of(algorithms_.begin(), algorithms_.end(), uses_delta);
     context.several_sources = sources_.size() > 1;
     out_ << format_brief_header(run_, o_, context);
@@ -989,7 +995,7 @@ int Runner<Weight>::run() {
     if (std::any_of(algorithms_.begin(), algorithms_.end(),
                     [](Algorithm a) { return a == Algorithm::BucketSort || a == Algorithm::BucketMultisplit; }))
       out_ << format_buckets_line(o_.buckets);
-    out_ << "sources       " << describe_sources(o_, sources_, id_base) << "\n";
+    out_ << "sources       " << describe_sources(o_, sources_, id_base, run_.graph.labels.get()) << "\n";
     out_ << "batch         " << plan_.reason << "\n";
     out_ << "runs          1 warm-up + " << o_.runs << " timed per source and strategy"
          << (plan_.any() ? " (per call when batched)" : "") << "\n";
@@ -1085,7 +1091,7 @@ int Runner<Weight>::run() {
 
   run_.summary = summarize(run_.records);
   if (!o_.verbose) out_ << "\n" << format_brief_results(run_, o_);
-  if (o_.verbose) out_ << "\n" << format_results_table(run_.records);
+  if (o_.verbose) out_ << "\n" << format_results_table(run_.records, run_.graph.labels.get());
   if (o_.verbose && !run_.batches.empty()) {
     out_ << "\nbatches (batch ms: all calls of a strategy's " << sources_.size()
          << " sources, median of the runs; batched rows above show it divided among each call's sources)\n"

@@ -196,12 +196,6 @@ std::string format_brief_header(const RunSummary& run, const AppOptions& o, cons
     text += "strategy      " + join(run.strategies) + "\n";
   }
   text += "sources       " + context.sources + "\n";
-  if (run.graph.labels && !run.sources.empty()) {
-    std::vector<std::string> names;
-    for (std::size_t i = 0; i < run.sources.size() && i < 16; ++i) names.push_back((*run.graph.labels)[run.sources[i]]);
-    text += "labels        " + std::to_string(run.graph.labels->size()) + " vertices named by label; sources " +
-            join(names) + (run.sources.size() > 16 ? ", ..." : "") + "\n";
-  }
   if (context.several_sources) text += "batch         " + run.batch_reason + "\n";
   return wrap_report(text);
 }
@@ -286,8 +280,9 @@ std::string reach_warnings(const RunSummary& run) {
   std::string text;
   constexpr std::size_t kNamed = 3;
   for (std::size_t i = 0; i < few.size() && i < kNamed; ++i)
-    text += "sssp: warning: source " + std::to_string(few[i].first) + " reaches " + std::to_string(few[i].second) +
-            " of " + std::to_string(n) + " vertices (under 1%): its times say little about the graph; pick "
+    text += "sssp: warning: source " + vertex_name(run.graph.labels.get(), few[i].first) + " reaches " +
+            std::to_string(few[i].second) + " of " + std::to_string(n) +
+            " vertices (under 1%): its times say little about the graph; pick "
             "another with --source, or --random-sources K\n";
   if (few.size() > kNamed)
     text += "sssp: warning: and " + std::to_string(few.size() - kNamed) + " more sources reach under 1% of the vertices\n";

@@ -311,7 +311,7 @@ std::string format_hierarchy_line(const ContractionInfo& c) {
          (c.hierarchy_from_cache ? " ms to read from the cache" : " ms, once") + " (solve times are per query: piece and upward searches, sweep, read-off)\n";
 }
 
-std::string format_results_table(const std::vector<RunRecord>& records) {
+std::string format_results_table(const std::vector<RunRecord>& records, const std::vector<std::string>* labels) {
   using A = Table::Align;
   Table table({{"strategy", A::Left}, {"device", A::Left}, {"source", A::Right}, {"delta", A::Right},
                {"runs", A::Right}, {"median ms", A::Right}, {"min ms", A::Right}, {"max ms", A::Right},
@@ -321,7 +321,7 @@ std::string format_results_table(const std::vector<RunRecord>& records) {
   for (const RunRecord& r : records) {
     std::string check = to_string(r.validation);
     if (r.validation == Check::Failed) check += " (" + std::to_string(r.mismatches) + ")";
-    table.add_row({r.strategy, r.device, std::to_string(r.source), delta_cell(r.delta),
+    table.add_row({r.strategy, r.device, vertex_name(labels, r.source), delta_cell(r.delta),
                    std::to_string(r.solve_ms.size()), format_fixed(r.time.median_ms, 3),
                    format_fixed(r.time.min_ms, 3), format_fixed(r.time.max_ms, 3), format_fixed(r.mteps, 1),
                    format_fixed(r.work_ratio, 3), optional_count(r.rounds),
@@ -388,9 +388,11 @@ std::string format_batch_table(const std::vector<BatchRecord>& batches) {
   return table.omit_empty_columns().render();
 }
 
-std::string vertex_name(const PathInfo& path, std::uint64_t id) {
-  return path.labels && id < path.labels->size() ? (*path.labels)[id] : std::to_string(id);
+std::string vertex_name(const std::vector<std::string>* labels, std::uint64_t id) {
+  return labels && id < labels->size() ? (*labels)[id] : std::to_string(id);
 }
+
+std::string vertex_name(const PathInfo& path, std::uint64_t id) { return vertex_name(path.labels.get(), id); }
 
 std::string format_path(const PathInfo& path) {
   std::ostringstream out;

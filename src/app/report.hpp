@@ -282,11 +282,14 @@ std::string format_auto_strategy_line(const AutoStrategyInfo& choice);
 std::string format_contraction_line(const ContractionInfo& c, std::uint64_t vertices, std::uint64_t arcs);
 // "hierarchy     over the core for phast: ..." when phast runs, else empty.
 std::string format_hierarchy_line(const ContractionInfo& c);
-std::string format_results_table(const std::vector<RunRecord>& records);
+// `labels` (--labels): the source column names each source by its label.
+std::string format_results_table(const std::vector<RunRecord>& records,
+                                 const std::vector<std::string>* labels = nullptr);
 std::string format_comparison_table(const std::vector<SummaryRow>& rows, const std::string& baseline_label);
 std::string format_sweep_table(const std::vector<SummaryRow>& rows);
 std::string format_path(const PathInfo& path);
-// A vertex of the path as the user names it: its label with --labels, else its id.
+// A vertex as the user names it: its label with --labels, else its id.
+std::string vertex_name(const std::vector<std::string>* labels, std::uint64_t id);
 std::string vertex_name(const PathInfo& path, std::uint64_t id);
 // The batches of a run: batch time, per-source time, sources/s, MTEPS over
 // all sources, launches and sources that finished alone, validation.

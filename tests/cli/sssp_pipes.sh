@@ -192,6 +192,22 @@ got=$("$sssp" --graph "$dir/labels.el" --labels --source A,C --targets D,A --out
 [ "$got" = "# source target distance;A D 16;A A 0;C D 4;C A 1;" ] || fail "labels with --targets: got '$got'"
 got=$("$sssp" --graph "$dir/labels.el" --labels --source A --path-to D --predecessors -q | head -2 | tr '\n' ';')
 [ "$got" = "distance A -> D: 16;path (3 arcs): A -> B -> C -> D;" ] || fail "labels with --path-to: got '$got'"
+# The report names labelled sources by their labels, not by the loader's
+# numbering: the sources line (default and -v), -v's source column, the reach warning.
+"$sssp" --graph "$dir/labels.el" --labels --source C,B > "$dir/lab.out" 2>&1 || fail "labels report failed"
+grep -q '^sources       C, B, by label$' "$dir/lab.out" || fail "labels: the sources line: $(cat "$dir/lab.out")"
+"$sssp" --graph "$dir/labels.el" --labels > "$dir/lab0.out" 2>&1 || fail "labels report (default source) failed"
+grep -q '^sources       A (the first vertex), by label$' "$dir/lab0.out" ||
+  fail "labels: the default source's line: $(cat "$dir/lab0.out")"
+"$sssp" --graph "$dir/labels.el" --labels --source C,B -v > "$dir/lab-v.out" 2>&1 || fail "labels -v failed"
+grep -q '^sources       C, B, by label$' "$dir/lab-v.out" || fail "labels -v: the sources line: $(cat "$dir/lab-v.out")"
+grep -Eq '^dijkstra +cpu +C ' "$dir/lab-v.out" && grep -Eq '^dijkstra +cpu +B ' "$dir/lab-v.out" ||
+  fail "labels -v: the source column: $(cat "$dir/lab-v.out")"
+{ echo "src dst"; for i in $(seq 1 300); do echo "n$i n$((i + 1))"; done; } > "$dir/islands-labels.el"
+"$sssp" --graph "$dir/islands-labels.el" --labels --source src > /dev/null 2> "$dir/lab-reach.err" ||
+  fail "labelled islands run failed"
+grep -q 'warning: source src reaches 2 of 303 vertices' "$dir/lab-reach.err" ||
+  fail "labels: the reach warning: $(cat "$dir/lab-reach.err")"
 printf '# depots\nC\n' > "$dir/depots.txt"
 got=$("$sssp" --graph "$dir/labels.el" --labels --sources "$dir/depots.txt" --output - -q | head -1)
 [ "$got" = "A 1" ] || fail "labels from --sources FILE: got '$got'"
