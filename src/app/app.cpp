@@ -1122,7 +1122,7 @@ int Runner<Weight>::run() {
   if (run_.path) run_.path->labels = run_.graph.labels;
   // -q keeps the path's answer, the one thing it asked for, on stdout.
   if (run_.path && o_.quiet && !o_.data_to_stdout()) data_ << format_path(*run_.path);
-  else if (run_.path) out_ << "\n" << (o_.verbose ? format_path(*run_.path) : format_brief_path(*run_.path));
+  else if (run_.path) out_ << "\n" << format_report_path(*run_.path, o_.verbose ? kVerbosePathEnds : kBriefPathEnds);
   if (!o_.quiet) err_ << reach_warnings(run_);
   device.host_peak_bytes = peak_resident_bytes();
   if (!o_.quiet && o_.verbose)

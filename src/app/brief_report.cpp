@@ -16,13 +16,10 @@ namespace {
 
 constexpr std::size_t kValueColumn = 14;  // "graph         " : labels are padded to it
 
-std::string wrap_line(const std::string& line, std::size_t width) {
+// `line` wrapped at spaces to `width` columns, continuation lines starting
+// with `indent`.
+std::string wrap_line(const std::string& line, std::size_t width, const std::string& indent) {
   if (line.size() <= width) return line + "\n";
-  // "label         value": continuation lines start at the value's column;
-  // any other line keeps its own indentation.
-  const bool labelled = line.size() > kValueColumn && line[0] != ' ' && line[kValueColumn - 1] == ' ' &&
-                        line[kValueColumn] != ' ' && line.find("  ") < kValueColumn;
-  const std::string indent(labelled ? kValueColumn : line.find_first_not_of(' '), ' ');
   std::string out, current;
   std::size_t pos = 0;
   // Leading blanks belong to the first word (an already indented line).
@@ -52,6 +49,15 @@ std::string wrap_line(const std::string& line, std::size_t width) {
   }
   while (!current.empty() && current.back() == ' ') current.pop_back();
   return out + current + "\n";
+}
+
+std::string wrap_line(const std::string& line, std::size_t width) {
+  // "label         value": continuation lines start at the value's column;
+  // any other line keeps its own indentation.
+  const bool labelled = line.size() > kValueColumn && line[0] != ' ' && line[kValueColumn - 1] == ' ' &&
+                        line[kValueColumn] != ' ' && line.find("  ") < kValueColumn;
+  const std::size_t own = std::min(line.find_first_not_of(' '), line.size());
+  return wrap_line(line, width, std::string(labelled ? kValueColumn : own, ' '));
 }
 
 // The lines of `text` whose label (first word) is one of `labels`.
@@ -251,21 +257,27 @@ std::string format_brief_results(const RunSummary& run, const AppOptions& o) {
   return text;
 }
 
-std::string format_brief_path(const PathInfo& path) {
-  constexpr std::size_t kShown = 5;
-  if (path.vertices.size() <= 2 * kShown + 2) return wrap_report(format_path(path));
-  PathInfo shown = path;
-  shown.vertices.clear();
+std::string format_report_path(const PathInfo& path, std::size_t ends) {
   std::string text = "distance " + vertex_name(path, path.source) + " -> " + vertex_name(path, path.target) + ": " +
-                     path.distance + "\n";
-  text += "path (" + std::to_string(path.vertices.size() - 1) + " arcs): ";
-  for (std::size_t i = 0; i < kShown; ++i) text += vertex_name(path, path.vertices[i]) + " -> ";
-  text += "... (" + std::to_string(path.vertices.size() - 2 * kShown) + " more; -v or --json for all)";
-  for (std::size_t i = path.vertices.size() - kShown; i < path.vertices.size(); ++i)
-    text += " -> " + vertex_name(path, path.vertices[i]);
-  text += "\n";
-  if (!path.note.empty()) text += "              (" + path.note + ")\n";
-  return wrap_report(text);
+                     (path.reachable ? path.distance : std::string("unreachable")) + "\n";
+  if (!path.vertices.empty()) {
+    // A road graph's path runs to thousands of vertices: the report shows
+    // both ends and says where the whole path is.
+    const std::size_t n = path.vertices.size();
+    const bool elide = n > 2 * ends + 2;
+    std::string line = "path (" + std::to_string(n - 1) + " arcs): ";
+    for (std::size_t i = 0; i < n; ++i) {
+      if (elide && i == ends) {
+        line += " -> ... (" + std::to_string(n - 2 * ends) + " more: -q prints the whole path, --json holds it)";
+        i = n - ends - 1;
+        continue;
+      }
+      line += (i ? " -> " : "") + vertex_name(path, path.vertices[i]);
+    }
+    text += wrap_line(line, kReportWidth, std::string(kValueColumn, ' '));
+  }
+  if (!path.note.empty()) text += wrap_report("              (" + path.note + ")\n");
+  return text;
 }
 
 std::string reach_warnings(const RunSummary& run) {

@@ -37,8 +37,12 @@ std::string format_strategy_all_line(const RunSummary& run, const std::string& s
 // source), the columns that apply; a sweep prints its table.
 std::string format_brief_results(const RunSummary& run, const AppOptions& options);
 
-// --path-to without -v: a long path shows its first and last vertices.
-std::string format_brief_path(const PathInfo& path);
+// --path-to in the report: the distance, and a path of more than
+// 2 x ends + 2 vertices as its first and last `ends` vertices, wrapped to
+// 100 columns. -q prints the whole path instead (format_path), for pipes.
+inline constexpr std::size_t kBriefPathEnds = 5;
+inline constexpr std::size_t kVerbosePathEnds = 50;
+std::string format_report_path(const PathInfo& path, std::size_t ends);
 
 // Warnings for stderr (one line each, "sssp: warning: ..."): sources that
 // reach almost nothing of the graph (under 1% of its vertices), whose times

@@ -115,6 +115,24 @@ check_width "batched report" "$dir/r3"
 grep -q 'work ratio' "$dir/r4" || fail "-v without the full table: $(cat "$dir/r4")"
 ! grep -q 'us/round\|narrow/wide\|local steps' "$dir/r4" || fail "-v on the CPU prints GPU-only columns: $(cat "$dir/r4")"
 
+# --path-to in the report: a long path's two ends within 100 columns, with -v
+# too (more of each end), saying how to get it whole; -q prints it whole.
+for flag in "" -v; do
+  "$sssp" --generate grid:2:200 --source 0 --path-to 399 --predecessors $flag > "$dir/path$flag.out" 2>&1 ||
+    fail "--path-to $flag failed"
+  sed -n '/^path (/,/^ *(path from/p' "$dir/path$flag.out" > "$dir/path$flag.lines"
+  [ -s "$dir/path$flag.lines" ] || fail "--path-to $flag: no path: $(cat "$dir/path$flag.out")"
+  check_width "--path-to $flag" "$dir/path$flag.lines"
+  unwrapped "$dir/path$flag.lines" | grep -q -- '-> \.\.\. ([0-9]* more: -q prints the whole path, --json holds it) ->' ||
+    fail "--path-to $flag: no elision: $(cat "$dir/path$flag.lines")"
+  unwrapped "$dir/path$flag.lines" | grep -Eq -- '-> 399 \(path from' || fail "--path-to $flag: the path's end: $(cat "$dir/path$flag.lines")"
+done
+[ "$(wc -l < "$dir/path-v.lines")" -gt "$(wc -l < "$dir/path.lines")" ] || fail "-v shows no more of the path"
+"$sssp" --generate grid:2:200 --source 0 --path-to 399 --predecessors -q > "$dir/path-q.out" || fail "--path-to -q failed"
+arcs=$(sed -n 's/^path (\([0-9]*\) arcs): .*/\1/p' "$dir/path-q.out")
+[ -n "$arcs" ] && [ "$(sed -n 2p "$dir/path-q.out" | grep -o -- '->' | wc -l)" -eq "$arcs" ] ||
+  fail "--path-to -q: not the whole path: $(cat "$dir/path-q.out")"
+
 # ---- Refusals name what works.
 "$sssp" --generate grid:8:8 --strategy phast 2> "$dir/phast.err" > /dev/null
 [ $? -eq 2 ] && grep -q 'phast-cpu' "$dir/phast.err" || fail "phast without GPU: $(cat "$dir/phast.err")"
