@@ -52,7 +52,7 @@ std::string list_note(std::size_t max) { return max == 1 ? "" : "; comma separat
 std::string help_for(Common option, const FrontEnd& fe) {
   switch (option) {
     case Common::Graph:
-      return "graph file: .mtx, .gr, .el/.wel/.txt/.edges (optionally .gz) or .bin cache; FILE@RULE gives the file "
+      return "graph file: .mtx, .gr, .el/.wel/.csv/.txt/.edges (optionally .gz) or .bin cache; FILE@RULE gives the file "
              "its own weight rule (see --weights)" + list_note(fe.max_graphs);
     case Common::Generate:
       return "generate a graph instead: rmat:SCALE:EF[:A:B:C:D], grid:ROWS:COLS or urand:N:DEG" +

@@ -181,6 +181,7 @@ grep -q 'warning: source 0 reaches 2 of 302 vertices' "$dir/reach.err" || fail "
 "$sssp" --help > "$dir/help" || fail "--help failed"
 [ "$(wc -l < "$dir/help")" -le 40 ] || fail "--help is $(wc -l < "$dir/help") lines"
 check_width "--help" "$dir/help"
+grep -q -- '\.csv' "$dir/help" && grep -q -- '--labels' "$dir/help" || fail "--help does not name .csv and --labels"
 "$sssp" --help-all > "$dir/help-all" || fail "--help-all failed"
 for group in Input Query Output 'GPU tuning'; do
   grep -q "^$group:" "$dir/help-all" || fail "--help-all lacks the group '$group'"
