@@ -9,6 +9,9 @@
 #include <string>
 #include <system_error>
 
+#include "cli/id_file.hpp"
+#include "graph/declared_vertices.hpp"
+#include "graph/error.hpp"
 #include "graph/generators.hpp"
 
 namespace app {
@@ -34,29 +37,53 @@ void check_writable(const std::string& path, const std::string& option) {
     throw UsageError(option + " " + path + ": the file is not writable (" + std::strerror(errno) + ")");
 }
 
-std::optional<std::uint64_t> declared_vertices(const AppOptions& o) {
-  if (!o.generated()) return std::nullopt;
-  const graph::GeneratorSpec spec = graph::GeneratorSpec::parse(o.generate_spec);
-  switch (spec.kind) {
-    case graph::GeneratorSpec::Kind::Rmat: return std::uint64_t{1} << spec.scale;
-    case graph::GeneratorSpec::Kind::Grid: return std::uint64_t{spec.rows} * spec.cols;
-    case graph::GeneratorSpec::Kind::Uniform: return std::uint64_t{spec.n};
+std::optional<DeclaredGraph> declared_graph(const AppOptions& o) {
+  DeclaredGraph d;
+  if (o.generated()) {
+    const graph::GeneratorSpec spec = graph::GeneratorSpec::parse(o.generate_spec);
+    switch (spec.kind) {
+      case graph::GeneratorSpec::Kind::Rmat: d.vertices = std::uint64_t{1} << spec.scale; break;
+      case graph::GeneratorSpec::Kind::Grid: d.vertices = std::uint64_t{spec.rows} * spec.cols; break;
+      case graph::GeneratorSpec::Kind::Uniform: d.vertices = std::uint64_t{spec.n}; break;
+    }
+    d.name = o.generate_spec;
+    d.phase = "generating";
+    return d;
   }
-  return std::nullopt;
+  graph::Format format = graph::Format::Auto;
+  try {
+    format = graph::parse_format(o.format);
+  } catch (const graph::InputError&) {
+    return std::nullopt;  // the loader refuses it
+  }
+  const std::optional<graph::DeclaredVertices> header = graph::declared_vertices(o.graph_path, format);
+  // An empty graph is the loader's to refuse, whatever the ids.
+  if (!header || header->vertices == 0) return std::nullopt;
+  d.vertices = header->vertices;
+  d.id_base = 1;  // .gr and .mtx number vertices from 1
+  d.name = o.graph_path;
+  d.declared = " declared on line " + std::to_string(header->line);
+  d.phase = "loading";
+  return d;
 }
 
 void check_ids_against_spec(const AppOptions& o) {
-  const std::optional<std::uint64_t> n = declared_vertices(o);
-  if (!n) return;
-  const auto check = [&](std::uint64_t id, const std::string& option) {
-    if (id >= *n)
-      throw UsageError(option + " " + std::to_string(id) + " is not a vertex of " + o.generate_spec + " (" +
-                       std::to_string(*n) + " vertices, ids 0 to " + std::to_string(*n - 1) +
-                       "); checked before generating it");
+  const std::optional<DeclaredGraph> d = declared_graph(o);
+  if (!d) return;
+  const std::uint64_t last = d->id_base + d->vertices - 1;
+  const auto check = [&](std::uint64_t id, const std::string& option, const std::string& location) {
+    if (id < d->id_base || id > last)
+      throw UsageError(location + option + " " + std::to_string(id) + " is not a vertex of " + d->name + " (" +
+                       std::to_string(d->vertices) + " vertices" + d->declared + ", ids " +
+                       std::to_string(d->id_base) + " to " + std::to_string(last) + "); checked before " +
+                       d->phase + " it");
   };
-  for (const std::uint64_t s : o.sources) check(s, o.sources_file.path.empty() ? "--source" : "--sources");
-  if (o.path_to) check(*o.path_to, "--path-to");
-  for (const std::uint64_t t : o.targets) check(t, "--targets");
+  const std::string sources_option = o.sources_file.path.empty() ? "--source" : "--sources";
+  for (std::size_t i = 0; i < o.sources.size(); ++i)
+    check(o.sources[i], sources_option, cli::id_location(o.sources_file, i));
+  if (o.path_to) check(*o.path_to, "--path-to", "");
+  for (std::size_t i = 0; i < o.targets.size(); ++i)
+    check(o.targets[i], "--targets", cli::id_location(o.targets_file, i));
 }
 
 void preflight_warnings(const AppOptions& o, std::ostream& err) {

@@ -148,6 +148,29 @@ start=$(date +%s)
 rc=$?
 [ "$rc" -eq 2 ] && grep -q 'before generating' "$dir/src.err" || fail "source beyond the spec: exit $rc: $(cat "$dir/src.err")"
 [ $(( $(date +%s) - start )) -le 5 ] || fail "the source check waited for the generation"
+# Ids against the vertex count a .gr or .mtx header declares, before the file
+# is parsed: a body the loader would refuse shows the check comes first.
+printf 'c bad body\np sp 4 2\na 1 2 3\na 2 x 4\n' > "$dir/badbody.gr"
+"$sssp" --graph "$dir/badbody.gr" --source 9 > /dev/null 2> "$dir/hdr.err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l < "$dir/hdr.err")" -eq 1 ] &&
+  grep -q "^sssp: --source 9 is not a vertex of $dir/badbody.gr (4 vertices declared on line 2, ids 1 to 4); checked before loading it\$" "$dir/hdr.err" ||
+  fail "a source beyond the .gr header: exit $rc: $(cat "$dir/hdr.err")"
+gzip -c "$dir/badbody.gr" > "$dir/badbody.gr.gz"
+"$sssp" --graph "$dir/badbody.gr.gz" --source 1 --path-to 0 > /dev/null 2> "$dir/hdr.err"
+[ $? -eq 2 ] && grep -q -- '--path-to 0 is not a vertex of .*badbody.gr.gz (4 vertices' "$dir/hdr.err" ||
+  fail "--path-to 0 of a gzip .gr: $(cat "$dir/hdr.err")"
+printf '%%%%MatrixMarket matrix coordinate integer general\n3 5 1\n1 x 2\n' > "$dir/badbody.mtx"
+printf '2\n6\n' > "$dir/far.txt"
+"$sssp" --graph "$dir/badbody.mtx" --targets "$dir/far.txt" --output - > /dev/null 2> "$dir/hdr.err"
+[ $? -eq 2 ] && grep -q -- "^sssp: $dir/far.txt:2: --targets 6 is not a vertex of .*badbody.mtx (5 vertices declared on line 2" "$dir/hdr.err" ||
+  fail "--targets FILE beyond the .mtx header: $(cat "$dir/hdr.err")"
+# Ids within the header go on to the loader, which names the bad line; a
+# pipe is not read ahead of the loader.
+"$sssp" --graph "$dir/badbody.gr" --source 4 > /dev/null 2> "$dir/hdr.err"
+[ $? -eq 2 ] && grep -q "badbody.gr:4:" "$dir/hdr.err" || fail "the loader's error after the header check: $(cat "$dir/hdr.err")"
+got=$("$sssp" --graph <(cat "$gr") --format gr --source 1 --output - -q | tr '\n' ';')
+[ "$got" = "1 0;2 2;3 6;4 11;" ] || fail "--graph <(cat small.gr): got '$got'"
 # An unwritable --json directory: one the kernel refuses even to root
 # (/proc/self), and a mode-555 one (as an unprivileged user where this runs as root).
 "$sssp" --generate grid:8:8 --json /proc/self/r.json > /dev/null 2> "$dir/ro.err"

@@ -128,6 +128,11 @@ std::uint64_t parse_chunk(const char* text, const char* p, const char* end, std:
 
 }  // namespace
 
+DeclaredSize read_dimacs_header(const std::string& name, const char* text, std::size_t size) {
+  const Problem pr = read_problem_line(name, text, size);
+  return {pr.nodes, line_of(text, pr.line)};
+}
+
 ParsedGraph read_dimacs(const FileData& file, const std::string& name, const ReadOptions& options) {
   const char* text = file.data();
   const Problem pr = read_problem_line(name, text, file.size());

@@ -257,6 +257,11 @@ Coo<Weight> read_body(const std::string& name, const FileData& file, const Heade
 
 }  // namespace
 
+DeclaredSize read_matrix_market_header(const std::string& name, const char* text, std::size_t size) {
+  const Header h = read_header(name, text, size);
+  return {std::max(h.rows, h.cols), line_of(text, h.size_line)};
+}
+
 ParsedGraph read_matrix_market(const FileData& file, const std::string& name, const ReadOptions& options) {
   const Header h = read_header(name, file.data(), file.size());
   ParsedGraph out;

@@ -35,6 +35,17 @@ struct ParsedGraph {
   std::string weight_rule;   // the rule applied: "file" or WeightRule::describe()
 };
 
+// What a .gr or .mtx header declares, read by the reader's own header rules
+// from the first `size` bytes of a file (the header alone is enough): the
+// vertex count (a .gr's NODES, a .mtx's larger of ROWS and COLS) and the line
+// that declares it. Throws InputError as the reader would.
+struct DeclaredSize {
+  std::uint64_t vertices = 0;
+  std::uint64_t line = 0;  // 1-based
+};
+DeclaredSize read_dimacs_header(const std::string& name, const char* text, std::size_t size);
+DeclaredSize read_matrix_market_header(const std::string& name, const char* text, std::size_t size);
+
 // `name` is the file name used in error messages.
 ParsedGraph read_matrix_market(const FileData& file, const std::string& name, const ReadOptions& options);
 ParsedGraph read_dimacs(const FileData& file, const std::string& name, const ReadOptions& options);
