@@ -475,7 +475,9 @@ DeviceChoice resolve_device(DeviceRequest request, bool gpu_usable, const std::s
   switch (request) {
     case DeviceRequest::Cpu: choice.kind = DeviceKind::Cpu; break;
     case DeviceRequest::Gpu:
-      if (!gpu_usable) throw std::runtime_error("--device gpu: no usable GPU (" + why_not + ")");
+      if (!gpu_usable)
+        throw std::runtime_error("--device gpu: no usable GPU (" + why_not +
+                                 "): --device cpu runs the CPU solvers (delta-stepping, dijkstra, phast-cpu)");
       choice.kind = DeviceKind::Gpu;
       break;
     case DeviceRequest::Auto:

@@ -18,6 +18,7 @@ rc=$?
 [ "$rc" -eq 1 ] || fail "--device gpu without a GPU: exit $rc, expected 1 (124 = hang); stderr: $(cat "$dir/err")"
 [ "$(wc -l < "$dir/err")" -eq 1 ] || fail "expected one line on stderr, got: $(cat "$dir/err")"
 grep -q '^sssp: --device gpu: no usable GPU (' "$dir/err" || fail "unclear message: $(cat "$dir/err")"
+grep -q -- '--device cpu runs the CPU solvers' "$dir/err" || fail "the refusal names no alternative: $(cat "$dir/err")"
 [ ! -e "$dir/d.txt" ] && [ ! -e "$dir/r.json" ] || fail "a failed run left output files"
 [ ! -s "$dir/out" ] || fail "a failed run printed to stdout: $(cat "$dir/out")"
 
