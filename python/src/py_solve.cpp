@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "app/contract_rule.hpp"
 #include "graph/contraction.hpp"
 #include "graph/predecessors.hpp"
 #include "graph/reference.hpp"
@@ -24,12 +25,13 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
-// The command line's --contract auto rule (src/app/app.cpp): contract where
-// the hop diameter estimate is high enough for the rounds saved to matter,
-// enough vertices have at most two out-arcs to form chains, and the core
-// keeps at most 75% of the vertices (graph::contraction_pays).
-constexpr std::uint64_t kContractMinHops = 100;
-constexpr double kContractMinLowDegreeShare = 0.25;
+// The command line's --contract auto rule (src/app/app.cpp, thresholds in
+// app/contract_rule.hpp): contract where the hop diameter estimate is high
+// enough for the rounds saved to matter, enough vertices have at most two
+// out-arcs to form chains, and the core keeps at most 75% of the vertices
+// (graph::contraction_pays).
+using app::kContractMinHops;
+using app::kContractMinLowDegreeShare;
 
 struct AutoChoice {
   sssp::Strategy strategy = sssp::Strategy::NearFar;
