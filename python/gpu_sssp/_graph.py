@@ -66,7 +66,7 @@ class Graph:
 
     def __init__(self, core):
         if not isinstance(core, _core.Graph):
-            raise TypeError("use Graph.from_file, from_scipy, from_edges or from_csr")
+            raise TypeError("use Graph.from_file, from_scipy, from_edges, from_csr or from_device_csr")
         self._g = core
         self._nx_cache = None
 
@@ -134,6 +134,84 @@ class Graph:
         src = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
         return cls.from_edges(src, indices, weights, n, directed, weight_type=weight_type)
 
+    @classmethod
+    def from_device_csr(cls, offsets, targets, weights, num_vertices=None, *, weight_type="auto"):
+        """From CSR arrays already on the GPU: CuPy arrays or PyTorch CUDA
+        tensors (through DLPack), copied device to device into the solver
+        (no host copy). offsets: num_vertices + 1 integers from 0 to
+        len(targets), never decreasing; targets: vertex ids; weights: >= 0
+        (integers and whole-numbered floats take the exact integer solver,
+        as in from_edges). num_vertices, if given, must be len(offsets) - 1.
+
+        The arcs are taken as given (directed; duplicates and self-loops are
+        kept). Such a graph solves on the GPU only, without contraction, and
+        strategy/delta "auto" read only statistics measured on the device
+        (near-far; delta = 16 x mean weight / mean out-degree). to_csr and
+        compare need a host graph. Bad input raises ValueError.
+        """
+        from . import _device as dv
+
+        fw = dv.require_device("offsets", offsets)
+        dv.require_device("targets", targets, fw)
+        dv.require_device("weights", weights, fw)
+        if dv.kind(offsets) not in "iu":
+            raise ValueError(f"offsets must be integers, not {dv.dtype_name(offsets)}")
+        if dv.kind(targets) not in "iu":
+            raise ValueError(f"targets must be integer vertex ids, not {dv.dtype_name(targets)}")
+        if dv.kind(weights) not in "biuf":
+            raise ValueError(f"weights must be integers or floats, not {dv.dtype_name(weights)}")
+        if offsets.shape[0] < 1:
+            raise ValueError("offsets must have num_vertices + 1 entries (at least one)")
+        n = int(offsets.shape[0]) - 1
+        if num_vertices is not None and int(num_vertices) != n:
+            raise ValueError(f"num_vertices {num_vertices} but offsets has {n + 1} entries (num_vertices + 1)")
+        if n > _U32_MAX - 1:
+            raise ValueError(f"{n} vertices do not fit 32-bit ids")
+        m = int(targets.shape[0])
+        if int(weights.shape[0]) != m:
+            raise ValueError(f"weights has {weights.shape[0]} entries for {m} arcs")
+        if m:
+            lo, hi = int(targets.min()), int(targets.max())
+            if lo < 0 or hi >= n:
+                bad = lo if lo < 0 else hi
+                raise ValueError(f"targets: vertex {bad} is out of range 0..{n - 1}" if n else
+                                 "targets: the graph has no vertices")
+        if weight_type not in ("auto", "uint32", "float32"):
+            raise ValueError(f"weight_type must be 'auto', 'uint32' or 'float32', not {weight_type!r}")
+        w = weights
+        if dv.kind(w) == "b":
+            w = dv.astype(w, "int32")
+        floating = dv.kind(w) == "f"
+        if m and floating:
+            if dv.any_true(dv.isnan(w)):
+                raise ValueError("weights contain NaN")
+            if dv.any_true(dv.isinf(w)):
+                raise ValueError("weights contain an infinite value")
+        wmin = float(w.min()) if m else 0.0
+        wmax = float(w.max()) if m else 0.0
+        if wmin < 0:
+            raise ValueError(f"negative weight {wmin}: shortest paths need weights >= 0")
+        integral = not floating or not m or not dv.any_true(dv.floor(w) != w)
+        fits = wmax <= _U32_MAX
+        if weight_type == "uint32" or (weight_type == "auto" and integral and fits):
+            if not integral:
+                raise ValueError("weight_type='uint32' with weights that are not whole numbers")
+            if not fits:
+                raise ValueError(f"weight {wmax} does not fit the integer solver (at most {_U32_MAX})")
+            # int32 holds the bits the solver reads as uint32 up to 2^31 - 1;
+            # larger weights need the framework's uint32.
+            w = dv.astype(w, "int32" if wmax < 2**31 else "uint32")
+            make = _core.from_device_csr_uint32
+        else:
+            w = dv.astype(w, "float32")
+            make = _core.from_device_csr_float32
+        # Offsets as int64 and ids as int32: the bits the solver reads as
+        # uint64 and uint32 (a negative offset reads huge and fails the
+        # device's checks: non-decreasing, from 0 to the arc count).
+        o = dv.astype(offsets, "int64")
+        t = dv.astype(targets, "int32")
+        return cls(make(o, t, w))
+
     # ---- facts
     @property
     def num_vertices(self) -> int:
@@ -154,6 +232,11 @@ class Graph:
         return not self._g.symmetric
 
     @property
+    def on_device(self) -> bool:
+        """True for a graph from device arrays (from_device_csr): no host copy."""
+        return self._g.on_device
+
+    @property
     def id_base(self) -> int:
         """The id base of the file the graph came from (1 for .mtx/.gr); Python ids are 0-based."""
         return self._g.id_base
@@ -170,4 +253,6 @@ class Graph:
 
     def __repr__(self):
         kind = "directed" if self.directed else "undirected"
+        if self.on_device:
+            kind += f", on CUDA device {self._g.device}"
         return f"<gpu_sssp.Graph {kind}, {self.num_vertices} vertices, {self.num_arcs} arcs, {self.weight_type} weights>"

@@ -150,3 +150,61 @@ def solve(graph, sources, *, predecessors=False, strategy="auto", delta="auto", 
         setup_ms=out["setup_ms"], total_ms=out["total_ms"],
         solve_ms=[e["solve_ms"] for e in per], relaxations=[e["relaxations"] for e in per],
         iterations=[e["iterations"] for e in per])
+
+
+@dataclass
+class StrategyResult:
+    """One row of compare(): what `sssp --strategy all --validate` prints per strategy."""
+
+    strategy: str               # what ran (near-far, ..., delta-stepping, dijkstra)
+    device: str                 # "gpu" or "cpu"
+    median_ms: float            # over the timed runs (solve only: CUDA events on the GPU)
+    min_ms: float
+    max_ms: float
+    mteps: float                # arcs leaving reached vertices / median time / 1e6
+    rounds: int                 # relax rounds (GPU) or phases (CPU)
+    relaxations: int
+    reached_vertices: int
+    reached_arcs: int
+    delta: float
+    delta_rule: str
+    contracted: bool
+    valid: bool                 # distances equal Dijkstra's (float weights: graph/verify.hpp's tolerance)
+    mismatches: int
+    validation: str             # "ok" or the first mismatching vertices
+    strategy_reason: str
+    solve_ms: List[float] = field(default_factory=list)  # every timed run
+
+
+def compare(graph, source, strategies="all", *, runs=5, delta="auto", contract="auto") -> List[StrategyResult]:
+    """Every strategy from one source, as `sssp --strategy all --validate`:
+    each solved once untimed (solver, contraction and auto choices built),
+    then `runs` times through solve()'s own path; times, MTEPS, rounds, and
+    the distances checked against Dijkstra.
+
+    strategies: "all" (the GPU's near-far, bucket-sort, bucket-multisplit,
+    bellman-ford where a GPU is usable, then the CPU's delta-stepping and
+    dijkstra) or a list of names; a GPU strategy without a usable GPU raises
+    RuntimeError. Host graphs only (from_device_csr graphs: ValueError).
+    """
+    _check_graph(graph)
+    if isinstance(strategies, str):
+        names = [] if strategies == "all" else [strategies]
+    else:
+        names = [str(s) for s in strategies]
+        if "all" in names:
+            raise ValueError("'all' cannot be combined with other strategies")
+    runs = int(runs)
+    if runs < 1:
+        raise ValueError(f"runs must be at least 1, not {runs}")
+    src = _ids("source", np.atleast_1d(source), graph.num_vertices)
+    if np.ndim(source) != 0 or src.size != 1:
+        raise ValueError("compare takes one source")
+    rows = _core.compare(graph._g, int(src[0]), names, runs, _delta_value(delta), str(contract))
+    return [StrategyResult(
+        strategy=r["strategy"], device=r["device"], median_ms=r["median_ms"], min_ms=r["min_ms"],
+        max_ms=r["max_ms"], mteps=r["mteps"], rounds=r["rounds"], relaxations=r["relaxations"],
+        reached_vertices=r["reached_vertices"], reached_arcs=r["reached_arcs"], delta=r["delta"],
+        delta_rule=r["delta_rule"], contracted=r["contracted"], valid=r["mismatches"] == 0,
+        mismatches=r["mismatches"], validation=r["validation"], strategy_reason=r["strategy_reason"],
+        solve_ms=list(r["solve_ms"])) for r in rows]

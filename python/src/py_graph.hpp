@@ -9,6 +9,7 @@
 
 #include "graph/csr.hpp"
 #include "graph/load.hpp"
+#include "sssp/solver.hpp"
 
 namespace pysssp {
 
@@ -22,6 +23,17 @@ struct PyGraph {
   // type-erased so this header needs no CUDA types.
   std::shared_ptr<void> session;
   std::mutex mutex;             // one solve at a time per graph (the GIL is released while solving)
+  // Built from device arrays (from_device_csr): csr is an empty host CSR of
+  // the weight type, the GPU solver (in session) holds the only copy, and
+  // these are its facts, measured on the device.
+  bool on_device = false;
+  int device = 0;                          // CUDA device ordinal
+  std::uint32_t device_vertices = 0;
+  std::uint64_t device_arcs = 0;
+  sssp::DeviceCsrSummary device_summary;
+
+  std::uint32_t vertices() const { return on_device ? device_vertices : graph::num_vertices(csr); }
+  std::uint64_t arcs() const { return on_device ? device_arcs : graph::num_arcs(csr); }
 };
 
 // load_graph with the command line's options; InputError passes through.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,43 @@ struct SolveOutput {
 // Throws std::invalid_argument on a bad strategy, delta or contract value,
 // std::runtime_error when device == "gpu" and none is usable.
 SolveOutput solve(PyGraph& g, const SolveRequest& request);
+
+// A graph from a CSR in device memory: the GPU solver is built from it at
+// once (validated on the device; std::invalid_argument on bad input), device
+// to device, and kept as the graph's only copy. Such a graph solves on the
+// GPU only, without contraction, and auto reads only the statistics measured
+// on the device (no hop estimate): near-far, and delta = 16 x mean weight /
+// mean out-degree (the narrow rule).
+template <class Weight>
+std::shared_ptr<PyGraph> from_device_csr(const sssp::DeviceCsrView<Weight>& csr, int device);
+
+// gpu_sssp.compare: every strategy asked for, from one source, solved
+// `runs` times after one untimed run through solve() (the same path and
+// report as gpu_sssp.solve), timed and checked as `sssp --strategy all
+// --validate` checks (graph/verify.hpp against Dijkstra; MTEPS and reach:
+// graph/metrics.hpp). Host graphs only (std::invalid_argument for a device
+// graph: Dijkstra needs a host copy).
+struct CompareRequest {
+  graph::vertex_id source = 0;
+  std::vector<std::string> strategies;  // empty: all (the GPU's where usable, then delta-stepping, dijkstra)
+  int runs = 5;
+  double delta = 0;
+  std::string contract = "auto";
+};
+
+struct StrategyRun {
+  std::string strategy, device, strategy_reason;
+  std::vector<double> solve_ms;         // one per timed run
+  double median_ms = 0, min_ms = 0, max_ms = 0, mteps = 0;
+  std::uint64_t rounds = 0, relaxations = 0, reached_vertices = 0, reached_arcs = 0;
+  double delta = 0;
+  std::string delta_rule;
+  bool contracted = false;
+  std::uint64_t mismatches = 0;         // vertices whose distance differs from Dijkstra's
+  std::string validation;               // "ok" or the first mismatches
+};
+
+std::vector<StrategyRun> compare(PyGraph& g, const CompareRequest& request);
 
 // Whether the GPU can be used (probed once per process) and why not.
 bool gpu_usable(std::string* why);

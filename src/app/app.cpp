@@ -18,6 +18,7 @@
 
 #include "app/auto_choice.hpp"
 #include "app/batch.hpp"
+#include "app/contract_rule.hpp"
 #include "app/contraction_forecast.hpp"
 #include "app/distance_output.hpp"
 #include "graph/memory_budget.hpp"
@@ -680,16 +681,6 @@ void Runner<Weight>::validate(Algorithm a, graph::vertex_id source, const SolveO
   failures_ += text.str();
   run_.validation_problems += report.problems();
 }
-
-// --contract auto: the smallest hop diameter estimate (sssp::measure_shape)
-// at which contraction runs. The roads estimate 232-1173 before contraction and
-// gained; social graphs (tens of hops) lost 0.41-0.78x (docs/TUNING.md).
-constexpr std::uint64_t kContractMinHops = 100;
-// --contract auto: contracts only where at least this share of the vertices
-// has at most two out-arcs (a cheap check before the contraction itself:
-// DE, luxembourg, andorra and amsterdam have 44-98%, grids almost none). It can miss a
-// graph whose trees have wider vertices; --contract on still contracts it.
-constexpr double kContractMinLowDegreeShare = 0.25;
 
 template <class Weight>
 std::uint64_t Runner<Weight>::resident_limit() const {

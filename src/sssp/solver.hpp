@@ -308,6 +308,42 @@ struct BatchReadOff {
   std::uint64_t* distances = nullptr;            // written: sources x vertices, ~0 unreachable
 };
 
+// A CSR that is already in device memory (another library's arrays, handed
+// over through DLPack by the Python package): what GpuSolver's second
+// constructor copies from, device to device. The pointers are on the
+// solver's device and need stay valid through the constructor only, which
+// synchronises the device before reading them.
+template <class Weight>
+struct DeviceCsrView {
+  const std::uint64_t* offsets = nullptr;  // num_vertices + 1
+  const std::uint32_t* targets = nullptr;  // num_arcs
+  const Weight* weights = nullptr;         // num_arcs
+  std::uint32_t num_vertices = 0;
+  std::uint64_t num_arcs = 0;
+};
+
+// What summarize_device_csr measures on the device, exactly (every vertex
+// and arc, one pass): the degree statistics the solver's construction reads
+// (as the host path reads them off the host CSR) and the weight statistics
+// the auto delta reads (graph::auto_delta's mean weight and smallest
+// positive weight).
+struct DeviceCsrSummary {
+  std::uint64_t max_degree = 0;
+  std::uint64_t heavy_arcs = 0;         // arcs leaving vertices of out-degree >= 32 (the binned warp bin)
+  std::uint64_t isolated = 0;           // vertices with no out-arcs
+  double degree_squares = 0;            // sum of out-degree^2, for the coefficient of variation
+  double weight_sum = 0;
+  double min_positive_weight = 0;       // 0 when every weight is 0 (or there are no arcs)
+};
+
+// Validates a device CSR as the host path validates a host one (offsets
+// start at 0, end at num_arcs and never decrease; every target below
+// num_vertices; weights non-negative and finite) and measures it. Throws
+// std::invalid_argument naming the first failed check, std::runtime_error
+// on a CUDA error (a pointer that is not device memory among them).
+template <class Weight>
+DeviceCsrSummary summarize_device_csr(const DeviceCsrView<Weight>& graph, int device = 0);
+
 // Holds the graph on the device; solve() may be called many times (several
 // sources, several strategies, repeated runs) without re-uploading.
 // Throws std::runtime_error with a clear message (bytes needed vs free) when
@@ -316,6 +352,13 @@ template <class Weight>
 class GpuSolver {
  public:
   GpuSolver(const graph::Csr<Weight>& graph, const SolverOptions& options);
+  // From a CSR in device memory, copied device to device (no host copy),
+  // validated by summarize_device_csr first (std::invalid_argument). The
+  // vertex order stays the input's (Auto resolves to Input; Degree and Rcm
+  // throw std::invalid_argument: their orders are computed from a host
+  // copy), and the resident regime runs only with resident_any_shape (its
+  // shape test reads a host copy).
+  GpuSolver(const DeviceCsrView<Weight>& graph, const SolverOptions& options);
   ~GpuSolver();
   GpuSolver(const GpuSolver&) = delete;
   GpuSolver& operator=(const GpuSolver&) = delete;
@@ -335,6 +378,11 @@ class GpuSolver {
   // checked before allocation; graph_device_bytes() is the CSR's share.
   std::uint64_t device_bytes() const;
   std::uint64_t graph_device_bytes() const;
+  // The graph as this solver holds it on its device (valid while the solver
+  // lives; a negative-zero float weight reads +0): in the input's ids only
+  // where vertex_ordering() is Input, as it always is for a solver built
+  // from a DeviceCsrView. Another solver can be built from it.
+  DeviceCsrView<Weight> device_graph() const;
   // Overwrites the arcs [first, first + targets.size()) of the graph on the
   // device (targets and weights) for the solves that follow: how a
   // contracted graph's entry vertex gets each query's arcs
@@ -391,5 +439,7 @@ class GpuSolver {
 
 extern template class GpuSolver<std::uint32_t>;
 extern template class GpuSolver<float>;
+extern template DeviceCsrSummary summarize_device_csr(const DeviceCsrView<std::uint32_t>&, int);
+extern template DeviceCsrSummary summarize_device_csr(const DeviceCsrView<float>&, int);
 
 }  // namespace sssp

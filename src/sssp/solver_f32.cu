@@ -3,4 +3,5 @@
 
 namespace sssp {
 template class GpuSolver<float>;
+template DeviceCsrSummary summarize_device_csr(const DeviceCsrView<float>&, int);
 }  // namespace sssp

@@ -165,6 +165,89 @@ __global__ void inspect_graph(Weight* weights, const std::uint32_t* targets, con
   }
 }
 
+// summarize_device_csr's totals, accumulated by every warp's lane 0.
+struct DeviceCsrTotals {
+  unsigned long long max_degree, heavy_arcs, isolated;
+  double degree_squares, weight_sum;
+  unsigned min_positive_bits;  // smallest positive weight (integer) or its bit pattern (float, non-negative)
+  unsigned flags;              // bit 0: offsets decrease or pass num_arcs; bit 1: a target id >= n;
+                               // bit 2: a negative, NaN or infinite weight
+};
+
+// One pass over a device CSR's vertices and arcs: the checks inspect_graph
+// makes (which runs again on the solver's own copy) and the statistics the
+// host path reads off its CSR. Degrees of a CSR whose offsets are flagged
+// are meaningless; the caller throws before using them.
+template <class Weight>
+__global__ void summarize_csr(const std::uint64_t* offsets, const std::uint32_t* targets, const Weight* weights,
+                              std::uint32_t n, std::uint64_t m, DeviceCsrTotals* out) {
+  unsigned long long max_degree = 0, heavy = 0, isolated = 0;
+  double squares = 0, weight_sum = 0;
+  unsigned min_bits = 0xFFFFFFFFu, flags = 0;
+  const std::uint64_t first = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t v = first; v < n; v += stride) {
+    const std::uint64_t a = offsets[v], b = offsets[v + 1];
+    if (a > b || b > m) {
+      flags |= 1u;
+      continue;
+    }
+    const std::uint64_t d = b - a;
+    max_degree = d > max_degree ? d : max_degree;
+    if (d >= kWarpDegree) heavy += d;
+    isolated += d == 0;
+    squares += static_cast<double>(d) * static_cast<double>(d);
+  }
+  for (std::uint64_t e = first; e < m; e += stride) {
+    if (targets[e] >= n) flags |= 2u;
+    const Weight w = weights[e];
+    unsigned bits;
+    if constexpr (std::is_same_v<Weight, float>) {
+      if (!(w >= 0.0f) || isinf(w)) {
+        flags |= 4u;
+        continue;
+      }
+      bits = w == 0.0f ? 0u : __float_as_uint(w);
+    } else {
+      bits = w;
+    }
+    weight_sum += static_cast<double>(w);
+    if (bits != 0 && bits < min_bits) min_bits = bits;
+  }
+  for (int off = 16; off > 0; off >>= 1) {
+    max_degree = max(max_degree, __shfl_down_sync(0xFFFFFFFFu, max_degree, off));
+    heavy += __shfl_down_sync(0xFFFFFFFFu, heavy, off);
+    isolated += __shfl_down_sync(0xFFFFFFFFu, isolated, off);
+    squares += __shfl_down_sync(0xFFFFFFFFu, squares, off);
+    weight_sum += __shfl_down_sync(0xFFFFFFFFu, weight_sum, off);
+    min_bits = min(min_bits, __shfl_down_sync(0xFFFFFFFFu, min_bits, off));
+    flags |= __shfl_down_sync(0xFFFFFFFFu, flags, off);
+  }
+  if ((threadIdx.x & 31u) == 0) {
+    if (max_degree) atomicMax(&out->max_degree, max_degree);
+    if (heavy) atomicAdd(&out->heavy_arcs, heavy);
+    if (isolated) atomicAdd(&out->isolated, isolated);
+    if (squares != 0) atomicAdd(&out->degree_squares, squares);
+    if (weight_sum != 0) atomicAdd(&out->weight_sum, weight_sum);
+    if (min_bits != 0xFFFFFFFFu) atomicMin(&out->min_positive_bits, min_bits);
+    if (flags) atomicOr(&out->flags, flags);
+  }
+}
+
+// A pointer the device can read as `what`: device (or managed) memory on `device`.
+inline void require_device_pointer(const void* p, int device, const char* what) {
+  cudaPointerAttributes attr{};
+  const cudaError_t err = cudaPointerGetAttributes(&attr, p);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw std::invalid_argument(std::string("sssp: the ") + what + " are not in device memory (" +
+                                cudaGetErrorString(err) + ")");
+  }
+  if ((attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged) || attr.device != device)
+    throw std::invalid_argument(std::string("sssp: the ") + what + " are not in the memory of CUDA device " +
+                                std::to_string(device));
+}
+
 inline std::string format_bytes(std::uint64_t bytes) {
   std::ostringstream s;
   s << bytes << " bytes (" << std::fixed;
@@ -274,7 +357,45 @@ struct SolverImpl {
       upload_ms = ms;
     }
 
-    // ---- Weights: range, zeros, validity.
+    inspect_uploaded();
+    decide_resident(&g);
+  }
+
+  // From a CSR in device memory (GpuSolver's second constructor): the same
+  // checks and statistics on the device, then a device-to-device copy.
+  SolverImpl(const DeviceCsrView<Weight>& g, const SolverOptions& opts) : options(opts) {
+    open_device();
+    if (options.vertex_ordering == VertexOrdering::Degree || options.vertex_ordering == VertexOrdering::Rcm)
+      throw std::invalid_argument(std::string("sssp: vertex order ") + sssp::to_string(options.vertex_ordering) +
+                                  " is built from a host copy of the graph; a device graph keeps its input order");
+    n = g.num_vertices;
+    m = g.num_arcs;
+    if (n >= (1u << 30))
+      throw std::invalid_argument("sssp: the GPU solver handles graphs below 2^30 vertices; this one has " +
+                                  std::to_string(n));
+    const DeviceCsrSummary summary = summarize_device_csr(g, options.device);
+    ordering = VertexOrdering::Input;
+    allocate(summary.heavy_arcs, summary.max_degree);
+    SSSP_CUDA_CHECK(cudaEventRecord(start, stream));
+    SSSP_CUDA_CHECK(cudaMemcpyAsync(offsets.as<void>(), g.offsets, (static_cast<std::size_t>(n) + 1) * 8,
+                                    cudaMemcpyDeviceToDevice, stream));
+    if (m > 0) {
+      SSSP_CUDA_CHECK(cudaMemcpyAsync(targets.as<void>(), g.targets, m * 4, cudaMemcpyDeviceToDevice, stream));
+      SSSP_CUDA_CHECK(
+          cudaMemcpyAsync(weights.as<void>(), g.weights, m * sizeof(Weight), cudaMemcpyDeviceToDevice, stream));
+    }
+    SSSP_CUDA_CHECK(cudaEventRecord(stop, stream));
+    SSSP_CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    SSSP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    upload_ms = ms;
+    inspect_uploaded();
+    decide_resident(nullptr);
+  }
+
+  // The uploaded graph's weights (range, zeros, validity) and structure,
+  // checked on the device.
+  void inspect_uploaded() {
     auto* summary = scratch.as<WeightSummary>();
     SSSP_CUDA_CHECK(cudaMemsetAsync(summary, 0, sizeof(WeightSummary), stream));
     if (m > 0 || n > 0) {
@@ -301,7 +422,6 @@ struct SolverImpl {
       const std::uint64_t bound = static_cast<std::uint64_t>(n > 0 ? n - 1 : 0) * h.max_bits;
       packed = bound < 0xFFFFFFFFull;
     }
-    decide_resident(g);
   }
 
   // SolverOptions::resident_block's rule: the single-block loop is allowed,
@@ -311,7 +431,9 @@ struct SolverImpl {
   // kMaxMeanDegreeForChainDelta: road networks and their contracted cores),
   // or resident_any_shape. The kernels' shared-memory limit is raised here,
   // once, not in every solve's timed launch.
-  void decide_resident(const graph::Csr<Weight>& g) {
+  // g == nullptr (a graph given in device memory): no host copy to measure
+  // the shape on, so only resident_any_shape takes the regime.
+  void decide_resident(const graph::Csr<Weight>* g) {
     const auto fits = [&](ResidentLayout layout) { return resident_fits(n, m, layout, shared_optin_bytes); };
     resident = false;
     if (!options.resident_block || !options.single_block_loop || !packed || n == 0 || !fits(ResidentLayout::Distances))
@@ -322,10 +444,11 @@ struct SolverImpl {
     if (options.resident_any_shape) {
       resident = true;
     } else {
+      if (g == nullptr) return;
       std::uint32_t first = 0;
-      while (first < n && g.offsets[first + 1] == g.offsets[first]) ++first;
+      while (first < n && g->offsets[first + 1] == g->offsets[first]) ++first;
       if (first == n) return;
-      const GraphShape shape = measure_shape(g, first);
+      const GraphShape shape = measure_shape(*g, first);
       resident = chain_like(shape);
     }
     if (resident) {
@@ -1354,6 +1477,69 @@ GpuSolver<Weight>::GpuSolver(const graph::Csr<Weight>& graph, const SolverOption
     : impl_(std::make_unique<Impl>(graph, options)) {}
 
 template <class Weight>
+GpuSolver<Weight>::GpuSolver(const DeviceCsrView<Weight>& graph, const SolverOptions& options)
+    : impl_(std::make_unique<Impl>(graph, options)) {}
+
+template <class Weight>
+DeviceCsrSummary summarize_device_csr(const DeviceCsrView<Weight>& g, int device) {
+  std::string why;
+  if (!gpu_available(&why)) throw std::runtime_error("sssp: no usable GPU: " + why);
+  SSSP_CUDA_CHECK(cudaSetDevice(device));
+  // The arrays' producer (another library, on its own stream) may still be
+  // writing them: everything on the device finishes first.
+  SSSP_CUDA_CHECK(cudaDeviceSynchronize());
+  const std::uint32_t n = g.num_vertices;
+  const std::uint64_t m = g.num_arcs;
+  detail::require_device_pointer(g.offsets, device, "offsets");
+  if (m > 0) {
+    detail::require_device_pointer(g.targets, device, "targets");
+    detail::require_device_pointer(g.weights, device, "weights");
+  }
+  std::uint64_t ends[2] = {0, 0};
+  SSSP_CUDA_CHECK(cudaMemcpy(&ends[0], g.offsets, 8, cudaMemcpyDeviceToHost));
+  SSSP_CUDA_CHECK(cudaMemcpy(&ends[1], g.offsets + n, 8, cudaMemcpyDeviceToHost));
+  if (ends[0] != 0) throw std::invalid_argument("sssp: malformed CSR: offsets[0] is " + std::to_string(ends[0]) + ", not 0");
+  if (ends[1] != m)
+    throw std::invalid_argument("sssp: malformed CSR: offsets[num_vertices] is " + std::to_string(ends[1]) +
+                                ", not the arc count " + std::to_string(m));
+  detail::DeviceMemory totals;
+  totals.allocate(sizeof(detail::DeviceCsrTotals), "the device CSR's summary");
+  detail::DeviceCsrTotals h{};
+  h.min_positive_bits = 0xFFFFFFFFu;
+  SSSP_CUDA_CHECK(cudaMemcpy(totals.as<void>(), &h, sizeof h, cudaMemcpyHostToDevice));
+  if (n > 0 || m > 0) {
+    int sms = 0;
+    SSSP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    detail::summarize_csr<Weight><<<detail::grid_for(std::max<std::uint64_t>(m, n), 256, sms * 8), 256>>>(
+        g.offsets, g.targets, g.weights, n, m, totals.as<detail::DeviceCsrTotals>());
+    SSSP_CHECK_LAUNCH("summarize_csr");
+  }
+  SSSP_CUDA_CHECK(cudaMemcpy(&h, totals.as<void>(), sizeof h, cudaMemcpyDeviceToHost));
+  if (h.flags & 1u)
+    throw std::invalid_argument("sssp: malformed CSR: the offsets decrease somewhere or pass the arc count");
+  if (h.flags & 2u)
+    throw std::invalid_argument("sssp: malformed CSR: an arc's target id is not below the vertex count (" +
+                                std::to_string(n) + ")");
+  if (h.flags & 4u) throw std::invalid_argument("sssp: the graph has a negative, NaN or infinite weight");
+  DeviceCsrSummary s;
+  s.max_degree = h.max_degree;
+  s.heavy_arcs = h.heavy_arcs;
+  s.isolated = h.isolated;
+  s.degree_squares = h.degree_squares;
+  s.weight_sum = h.weight_sum;
+  if (h.min_positive_bits != 0xFFFFFFFFu) {
+    if constexpr (std::is_same_v<Weight, float>) {
+      float f;
+      std::memcpy(&f, &h.min_positive_bits, sizeof f);
+      s.min_positive_weight = f;
+    } else {
+      s.min_positive_weight = h.min_positive_bits;
+    }
+  }
+  return s;
+}
+
+template <class Weight>
 GpuSolver<Weight>::~GpuSolver() = default;
 
 template <class Weight>
@@ -1379,6 +1565,17 @@ std::uint64_t GpuSolver<Weight>::device_bytes() const {
 template <class Weight>
 std::uint64_t GpuSolver<Weight>::graph_device_bytes() const {
   return impl_->graph_device_bytes;
+}
+
+template <class Weight>
+DeviceCsrView<Weight> GpuSolver<Weight>::device_graph() const {
+  DeviceCsrView<Weight> g;
+  g.offsets = impl_->offsets.template as<std::uint64_t>();
+  g.targets = impl_->targets.template as<std::uint32_t>();
+  g.weights = impl_->weights.template as<Weight>();
+  g.num_vertices = impl_->n;
+  g.num_arcs = impl_->m;
+  return g;
 }
 
 template <class Weight>

@@ -4,4 +4,5 @@
 
 namespace sssp {
 template class GpuSolver<std::uint32_t>;
+template DeviceCsrSummary summarize_device_csr(const DeviceCsrView<std::uint32_t>&, int);
 }  // namespace sssp
