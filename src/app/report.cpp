@@ -243,6 +243,32 @@ std::string format_load_balance_line(const DeviceInfo& d) {
          "% of arcs leave vertices of out-degree >= 32)\n";
 }
 
+std::string format_plan_lines(const DeviceInfo& d) {
+  if (!d.plan) return "";
+  const sssp::ExecutionPlan& p = *d.plan;
+  std::ostringstream out;
+  out << "plan          ";
+  if (p.resident)
+    out << "resident block (" << sssp::to_string(p.resident_layout) << " in shared memory, "
+        << p.resident_local_steps << " warp-local steps) for near-far without predecessors; ";
+  if (p.single_block_loop)
+    out << "single block up to " << p.narrow_max_arcs << " arcs a round"
+        << (p.batch_narrow_max_arcs != p.narrow_max_arcs
+                ? " (" + std::to_string(p.batch_narrow_max_arcs) + " in batches)"
+                : std::string())
+        << ", ";
+  else
+    out << "no single block, ";
+  if (p.single_block_loop && p.cluster_loop)
+    out << "cluster where the device has one (" << p.cluster_local_steps << " local steps), ";
+  else
+    out << "no cluster, ";
+  out << "then the grid (" << sssp::to_string(p.load_balance) << ")" << (p.skewed ? "; skewed degrees" : "")
+      << "\n";
+  for (const std::string& note : p.notes) out << "plan note     " << note << "\n";
+  return out.str();
+}
+
 std::string format_vertex_order_line(const DeviceInfo& d) {
   if (d.vertex_order.empty()) return "";
   if (d.vertex_order == "input") return "vertex order  input (the file's numbering)\n";
