@@ -31,6 +31,8 @@ json string_or_null(const std::string& s) { return s.empty() ? json(nullptr) : j
 json plan_json(const std::optional<sssp::ExecutionPlan>& plan) {
   if (!plan) return nullptr;
   const sssp::ExecutionPlan& p = *plan;
+  json regimes = json::array();
+  for (const sssp::Regime r : p.regimes) regimes.push_back(sssp::to_string(r));
   return {{"vertex_order", sssp::to_string(p.vertex_ordering)},
           {"load_balance", sssp::to_string(p.load_balance)},
           {"heavy_arc_share", p.heavy_arc_share},
@@ -44,6 +46,9 @@ json plan_json(const std::optional<sssp::ExecutionPlan>& plan) {
           {"resident", p.resident},
           {"resident_layout", p.resident ? json(sssp::to_string(p.resident_layout)) : json(nullptr)},
           {"resident_local_steps", p.resident_local_steps},
+          {"persistent_grid", p.persistent_grid},
+          {"medium_grid", p.medium_grid},
+          {"regimes", regimes},
           {"notes", p.notes}};
 }
 

@@ -17,7 +17,9 @@
 //                      "skewed": bool, "cluster_loop": bool (allowed: it runs on sm_90 and later),
 //                      "cluster_local_steps": int, "narrow_max_arcs": int, "batch_narrow_max_arcs": int,
 //                      "resident": bool, "resident_layout": "distances"|"offsets"|"arcs"|null (null:
-//                      not resident), "resident_local_steps": int, "notes": [string] (options asked
+//                      not resident), "resident_local_steps": int, "persistent_grid": bool,
+//                      "medium_grid": bool, "regimes": [string] (those it may run: "resident",
+//                      "narrow", "cluster", "medium", "full"), "notes": [string] (options asked
 //                      for and not honoured, or only on some paths)} (the GPU solver's
 //                      ExecutionPlan, sssp/plan.hpp)},
 //   "graph": {"source": string (path or generator spec), "generated": bool, "format": string,

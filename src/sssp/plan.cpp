@@ -18,6 +18,45 @@ const char* to_string(ResidentLayout layout) {
   return "unknown";
 }
 
+const char* to_string(Regime regime) {
+  switch (regime) {
+    case Regime::Resident: return "resident";
+    case Regime::Narrow: return "narrow";
+    case Regime::Cluster: return "cluster";
+    case Regime::Medium: return "medium";
+    case Regime::Full: return "full";
+  }
+  return "unknown";
+}
+
+std::vector<Regime> all_regimes() {
+  return {Regime::Resident, Regime::Narrow, Regime::Cluster, Regime::Medium, Regime::Full};
+}
+
+bool honours_load_balance(Regime regime) { return regime == Regime::Medium || regime == Regime::Full; }
+
+namespace {
+
+// The cluster loop runs (engine.cuh, cluster_blocks_for): allowed, beside
+// the single-block loop, on a device with clusters.
+bool clusters_run(const ExecutionPlan& plan, const DeviceFacts& device) {
+  return plan.single_block_loop && plan.cluster_loop && device.cc_major >= 9;
+}
+
+}  // namespace
+
+std::vector<Regime> plan_regimes(const ExecutionPlan& plan, const DeviceFacts& device) {
+  std::vector<Regime> regimes;
+  if (plan.resident) regimes.push_back(Regime::Resident);
+  if (plan.single_block_loop) regimes.push_back(Regime::Narrow);
+  const bool cluster = clusters_run(plan, device);
+  if (cluster) regimes.push_back(Regime::Cluster);
+  // small_frontier.cuh, wide_plan: only on a cooperative grid.
+  if (plan.persistent_grid && plan.medium_grid && !cluster) regimes.push_back(Regime::Medium);
+  regimes.push_back(Regime::Full);
+  return regimes;
+}
+
 namespace {
 
 // VertexOrdering::Auto's rule (solver.hpp): the degree order where the
@@ -119,6 +158,8 @@ ExecutionPlan make_plan(const GraphFacts& g, const DeviceFacts& d, const SolverO
   plan.vertex_ordering = resolve_ordering(g, o.vertex_ordering);
   resolve_load_balance(g, o.load_balance, plan);
   plan.single_block_loop = o.single_block_loop;
+  plan.persistent_grid = o.persistent_grid;
+  plan.medium_grid = o.medium_grid;
 
   // The cluster loop, but not on small skewed graphs, and its local steps
   // not on skewed graphs of any size (solver.hpp; docs/TUNING.md, "Cluster
@@ -163,11 +204,14 @@ ExecutionPlan make_plan(const GraphFacts& g, const DeviceFacts& d, const SolverO
   if (o.wide_blocks_per_sm < 0)
     throw std::invalid_argument("sssp: wide_blocks_per_sm must be >= 0, got " + std::to_string(o.wide_blocks_per_sm));
   resolve_resident(g, d, o, plan);
+  plan.regimes = plan_regimes(plan, d);
 
   // ---- What was asked and is not done (or only on some paths).
-  const bool clusters = plan.single_block_loop && plan.cluster_loop && d.cc_major >= 9;
+  const bool clusters = clusters_run(plan, d);
   if (o.load_balance != LoadBalance::Auto) {
     const std::string lb = to_string(o.load_balance);
+    // The regimes that ignore it: the single-block and cluster loops, and
+    // the resident block (honours_load_balance).
     if (plan.single_block_loop)
       plan.notes.push_back("load balance " + lb + " applies to the multi-block rounds only: rounds of the " +
                            (clusters ? "single-block and cluster loops" : "single-block loop") +

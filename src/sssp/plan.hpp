@@ -87,6 +87,22 @@ using detail::ResidentLayout;
 // "distances", "offsets", "arcs".
 const char* to_string(ResidentLayout layout);
 
+// The device loop's regimes (docs/ARCHITECTURE.md, "The device loop"; its
+// table lists each one's kernel, file and balancers and is checked against
+// these by test_sssp_plan), in the order a growing frontier meets them.
+//   resident  a near-far solve without predecessors whole in one block;
+//   narrow    the single-block loop (small frontiers);
+//   cluster   a thread-block cluster (sm_90 and later; medium frontiers);
+//   medium    a persistent grid of one block per SM (medium frontiers);
+//   full      the whole grid: persistent, or one launch per step.
+enum class Regime { Resident, Narrow, Cluster, Medium, Full };
+// "resident", "narrow", "cluster", "medium", "full".
+const char* to_string(Regime regime);
+std::vector<Regime> all_regimes();
+// Whether the regime's rounds spread their arcs with the plan's load
+// balancer (the others use their own scans).
+bool honours_load_balance(Regime regime);
+
 // What the solver knows of the graph before it allocates anything.
 struct GraphFacts {
   std::uint64_t vertices = 0;
@@ -139,16 +155,31 @@ struct ExecutionPlan {
   // and in solve_batch's blocks.
   std::uint32_t narrow_max_arcs = detail::kNarrowMaxArcs;
   std::uint32_t batch_narrow_max_arcs = detail::kNarrowMaxArcs;
+  // Wide rounds on persistent cooperative grids (else one launch per step),
+  // and the medium grid of one block per SM where no cluster runs
+  // (SolverOptions::persistent_grid, medium_grid).
+  bool persistent_grid = true;
+  bool medium_grid = true;
   // Near-far solves without predecessors run whole in the resident block,
   // with `resident_layout` in shared memory (meaningful where resident),
   // its warps taking up to resident_local_steps local steps.
   bool resident = false;
   ResidentLayout resident_layout = ResidentLayout::Distances;
   std::uint32_t resident_local_steps = 0;
+  // The regimes this plan may run on its device (plan_regimes).
+  std::vector<Regime> regimes;
   // Where an option asked for something this plan does not do, or does
   // only on some paths: one sentence each.
   std::vector<std::string> notes;
 };
+
+
+// The regimes this plan may run on this device: the cluster where the
+// device has clusters (sm_90; engine.cuh also needs a cluster of 8 or 16
+// blocks to be schedulable there), the medium grid only without it. The
+// full grid is always among them; which one runs a round is decided on
+// the device by the frontier's size.
+std::vector<Regime> plan_regimes(const ExecutionPlan& plan, const DeviceFacts& device);
 
 // Whether the resident rule reads GraphFacts::labels_pack and ::shape for
 // these facts, device and options: its other tests pass (the option and the

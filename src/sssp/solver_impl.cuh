@@ -548,7 +548,7 @@ struct SolverImpl {
     ws.bucket_offsets = bucket_offsets.as<std::uint32_t>();
     ws.stream = stream;
     ws.device = options.device;
-    ws.cooperative = options.persistent_grid;
+    ws.cooperative = plan.persistent_grid;
     int per_sm = 0;
     SSSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm,
@@ -585,7 +585,7 @@ struct SolverImpl {
     ws.pause_scratch_blocks = sms;
     ws.narrow_max_arcs = plan.narrow_max_arcs;
     ws.wide_blocks_per_sm = options.wide_blocks_per_sm;  // make_plan checked its range
-    ws.medium_grid = options.medium_grid;
+    ws.medium_grid = plan.medium_grid;
   }
 
   ~SolverImpl() {

@@ -719,6 +719,7 @@ TEST(AppJson, GpuIdentityIsSeparateFields) {
   EXPECT_EQ(p.at("resident_local_steps"), 16);
   EXPECT_EQ(p.at("narrow_max_arcs"), 8192);
   EXPECT_EQ(p.at("notes"), nlohmann::json::array({"a note"}));
+  EXPECT_EQ(p.at("regimes"), nlohmann::json::array());  // set by make_plan
   run.device.plan->resident = false;
   EXPECT_TRUE(app::to_json(options, run).at("device").at("plan").at("resident_layout").is_null());
 }
@@ -732,18 +733,19 @@ TEST(AppReport, PlanLines) {
   p.narrow_max_arcs = 1024;
   p.resident = true;
   p.resident_local_steps = 16;
+  p.regimes = {sssp::Regime::Resident, sssp::Regime::Narrow, sssp::Regime::Cluster, sssp::Regime::Full};
   d.plan = p;
   EXPECT_EQ(app::format_plan_lines(d),
-            "plan          resident block (distances in shared memory, 16 warp-local steps) for near-far without "
-            "predecessors; single block up to 1024 arcs a round (8192 in batches), cluster where the device has "
-            "one (128 local steps), then the grid (merge-path)\n");
-  p.resident = false;
-  p.single_block_loop = false;
+            "plan          resident block (distances in shared memory, 16 warp-local steps; near-far without "
+            "predecessors), single block (up to 1024 arcs a round, 8192 in batches), cluster (128 local steps), "
+            "full grid (merge-path)\n");
   p.skewed = true;
+  p.persistent_grid = false;
+  p.regimes = {sssp::Regime::Full};
   p.notes = {"load balance binned applies to the multi-block rounds only"};
   d.plan = p;
   EXPECT_EQ(app::format_plan_lines(d),
-            "plan          no single block, no cluster, then the grid (merge-path); skewed degrees\n"
+            "plan          a launch per step (merge-path); skewed degrees\n"
             "plan note     load balance binned applies to the multi-block rounds only\n");
 }
 
