@@ -5,8 +5,11 @@
 // numbers are in the comments), not from running make_plan.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "sssp/plan.hpp"
 
@@ -396,6 +399,101 @@ TEST(MakePlan, AnEmptyGraph) {
   EXPECT_EQ(p.load_balance, LoadBalance::MergePath);  // counted as one vertex: 1 + 1 bits
   EXPECT_FALSE(p.skewed);
   EXPECT_FALSE(p.resident);
+}
+
+}  // namespace
+
+namespace {
+
+// The regimes each plan may run.
+TEST(PlanRegimes, FollowTheDevicesAndTheOptions) {
+  using sssp::Regime;
+  using Regimes = std::vector<Regime>;
+  EXPECT_EQ(sssp::make_plan(road_de(), h200(), SolverOptions{}).regimes,
+            (Regimes{Regime::Resident, Regime::Narrow, Regime::Cluster, Regime::Full}));
+  // No clusters before sm_90: the medium grid takes medium frontiers.
+  EXPECT_EQ(sssp::make_plan(facts(49'109, 119'520, 8, 0), a100(), SolverOptions{}).regimes,
+            (Regimes{Regime::Narrow, Regime::Medium, Regime::Full}));
+  EXPECT_EQ(sssp::make_plan(rmat20(), h200(), SolverOptions{}).regimes,
+            (Regimes{Regime::Narrow, Regime::Cluster, Regime::Full}));
+  // Small and skewed: no cluster, so the medium grid, on sm_90 too.
+  EXPECT_EQ(sssp::make_plan(social(), h200(), SolverOptions{}).regimes,
+            (Regimes{Regime::Narrow, Regime::Medium, Regime::Full}));
+  SolverOptions no_block;
+  no_block.single_block_loop = false;
+  EXPECT_EQ(sssp::make_plan(rmat20(), h200(), no_block).regimes, (Regimes{Regime::Medium, Regime::Full}));
+  SolverOptions launches;
+  launches.persistent_grid = false;
+  EXPECT_EQ(sssp::make_plan(rmat20(), a100(), launches).regimes, (Regimes{Regime::Narrow, Regime::Full}));
+  SolverOptions no_medium;
+  no_medium.medium_grid = false;
+  EXPECT_EQ(sssp::make_plan(rmat20(), a100(), no_medium).regimes, (Regimes{Regime::Narrow, Regime::Full}));
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string trim(std::string s) {
+  const auto first = s.find_first_not_of(" `*");
+  const auto last = s.find_last_not_of(" `*");
+  return first == std::string::npos ? "" : s.substr(first, last - first + 1);
+}
+
+// docs/ARCHITECTURE.md's regime table, one row per regime in make_plan's
+// order: the plan's field that lets it run, a kernel its file defines, and
+// the balancers honours_load_balance says it honours.
+TEST(PlanRegimes, TheArchitectureTableMatchesThePlan) {
+  const std::string root = std::string(SSSP_FIXTURES_DIR) + "/../../";
+  std::istringstream doc(read_text(root + "docs/ARCHITECTURE.md"));
+  std::string line;
+  while (std::getline(doc, line) && line.rfind("| Regime |", 0) != 0) {
+  }
+  ASSERT_EQ(line.rfind("| Regime |", 0), 0u) << "no regime table in docs/ARCHITECTURE.md";
+  std::getline(doc, line);  // |---|---|...
+  std::vector<std::vector<std::string>> rows;
+  while (std::getline(doc, line) && line.rfind("|", 0) == 0) {
+    std::vector<std::string> cells;
+    std::stringstream cell_stream(line.substr(1));
+    std::string cell;
+    while (std::getline(cell_stream, cell, '|')) cells.push_back(cell);
+    ASSERT_EQ(cells.size(), 5u) << line;
+    rows.push_back(cells);
+  }
+  const std::vector<sssp::Regime> regimes = sssp::all_regimes();
+  ASSERT_EQ(rows.size(), regimes.size());
+  const auto field_of = [](sssp::Regime r) -> std::string {
+    switch (r) {
+      case sssp::Regime::Resident: return "`resident`";
+      case sssp::Regime::Narrow: return "`single_block_loop`";
+      case sssp::Regime::Cluster: return "`cluster_loop`";
+      case sssp::Regime::Medium: return "`medium_grid`";
+      case sssp::Regime::Full: return "`persistent_grid`";
+    }
+    return "?";
+  };
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const sssp::Regime r = regimes[i];
+    const auto& row = rows[i];
+    EXPECT_EQ(trim(row[0]), sssp::to_string(r));
+    EXPECT_NE(row[1].find(field_of(r)), std::string::npos) << sssp::to_string(r) << ": " << row[1];
+    const std::string kernel = trim(row[2]), file = trim(row[3]);
+    const std::string source = read_text(root + "src/sssp/" + file);
+    ASSERT_FALSE(source.empty()) << file;
+    const auto at = source.find(" " + kernel + "(") != std::string::npos ? source.find(" " + kernel + "(")
+                                                                         : source.find("\n" + kernel + "(");
+    ASSERT_NE(at, std::string::npos) << kernel << " in " << file;
+    EXPECT_NE(source.rfind("__global__", at), std::string::npos) << kernel << " in " << file;
+    EXPECT_LT(at - source.rfind("__global__", at), 200u) << kernel << " is not a kernel in " << file;
+    if (sssp::honours_load_balance(r)) {
+      EXPECT_EQ(trim(row[4]), "three-stage, binned, merge-path") << sssp::to_string(r);
+    } else {
+      EXPECT_EQ(row[4].find("none"), 1u) << sssp::to_string(r) << ": " << row[4];
+    }
+  }
 }
 
 }  // namespace
