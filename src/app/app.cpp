@@ -1034,10 +1034,11 @@ int Runner<Weight>::run() {
         device.heavy_arc_share = solver->heavy_arc_share();
         device.vertex_order = sssp::to_string(solver->vertex_ordering());
         device.reorder_ms = solver->reorder_ms();
+        device.plan = solver->plan();
         if (!o_.quiet && o_.verbose)
           out_ << "upload        " << format_fixed(*device.upload_ms, 3) << " ms (graph, host to device)\n"
                << format_gpu_memory_line(device) << format_load_balance_line(device)
-               << format_vertex_order_line(device);
+               << format_vertex_order_line(device) << format_plan_lines(device);
       }
     }
     if (plan_.any()) run_batches(d, gpu.get(), reference_cache, keep_references);

@@ -28,6 +28,30 @@ json optional_json(const std::optional<T>& value) {
 
 json string_or_null(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
 
+json plan_json(const std::optional<sssp::ExecutionPlan>& plan) {
+  if (!plan) return nullptr;
+  const sssp::ExecutionPlan& p = *plan;
+  json regimes = json::array();
+  for (const sssp::Regime r : p.regimes) regimes.push_back(sssp::to_string(r));
+  return {{"vertex_order", sssp::to_string(p.vertex_ordering)},
+          {"load_balance", sssp::to_string(p.load_balance)},
+          {"heavy_arc_share", p.heavy_arc_share},
+          {"merge_path_arc_bits", p.merge_path_arc_bits},
+          {"single_block_loop", p.single_block_loop},
+          {"skewed", p.skewed},
+          {"cluster_loop", p.cluster_loop},
+          {"cluster_local_steps", p.cluster_local_steps},
+          {"narrow_max_arcs", p.narrow_max_arcs},
+          {"batch_narrow_max_arcs", p.batch_narrow_max_arcs},
+          {"resident", p.resident},
+          {"resident_layout", p.resident ? json(sssp::to_string(p.resident_layout)) : json(nullptr)},
+          {"resident_local_steps", p.resident_local_steps},
+          {"persistent_grid", p.persistent_grid},
+          {"medium_grid", p.medium_grid},
+          {"regimes", regimes},
+          {"notes", p.notes}};
+}
+
 json auto_strategy_json(const AutoStrategyInfo& a) {
   json statistics = nullptr;
   if (a.shape) {
@@ -91,7 +115,8 @@ json to_json(const AppOptions& options, const RunSummary& run) {
                  {"load_balance", string_or_null(d.load_balance)},
                  {"heavy_arc_share", d.load_balance.empty() ? json(nullptr) : json(d.heavy_arc_share)},
                  {"vertex_order", string_or_null(d.vertex_order)},
-                 {"reorder_ms", d.vertex_order.empty() ? json(nullptr) : json(d.reorder_ms)}};
+                 {"reorder_ms", d.vertex_order.empty() ? json(nullptr) : json(d.reorder_ms)},
+                 {"plan", plan_json(d.plan)}};
 
   const GraphInfo& g = run.graph;
   j["graph"] = {{"source", g.source},

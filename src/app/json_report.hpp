@@ -11,7 +11,17 @@
 //              "gpu": {"name": string, "compute_capability": "9.0", "multiprocessors": int,
 //                      "memory_bytes": int, "driver": string|null (NVIDIA driver release),
 //                      "cuda_driver": string, "cuda_runtime": string}|null, "note": string|null
-//              (why auto fell back to the CPU), "cpu_threads": int, "upload_ms": number|null},
+//              (why auto fell back to the CPU), "cpu_threads": int, "upload_ms": number|null,
+//              "plan": null (no GPU solver) | {"vertex_order": string, "load_balance": string,
+//                      "heavy_arc_share": number, "merge_path_arc_bits": int, "single_block_loop": bool,
+//                      "skewed": bool, "cluster_loop": bool (allowed: it runs on sm_90 and later),
+//                      "cluster_local_steps": int, "narrow_max_arcs": int, "batch_narrow_max_arcs": int,
+//                      "resident": bool, "resident_layout": "distances"|"offsets"|"arcs"|null (null:
+//                      not resident), "resident_local_steps": int, "persistent_grid": bool,
+//                      "medium_grid": bool, "regimes": [string] (those it may run: "resident",
+//                      "narrow", "cluster", "medium", "full"), "notes": [string] (options asked
+//                      for and not honoured, or only on some paths)} (the GPU solver's
+//                      ExecutionPlan, sssp/plan.hpp)},
 //   "graph": {"source": string (path or generator spec), "generated": bool, "format": string,
 //             "vertices": int, "arcs": int, "weight_type": "uint32"|"float", "weight_rule": string,
 //             "file_has_weights": bool, "id_base": 0|1, "undirected": bool, "input_entries": int,

@@ -243,6 +243,38 @@ std::string format_load_balance_line(const DeviceInfo& d) {
          "% of arcs leave vertices of out-degree >= 32)\n";
 }
 
+std::string format_plan_lines(const DeviceInfo& d) {
+  if (!d.plan) return "";
+  const sssp::ExecutionPlan& p = *d.plan;
+  std::ostringstream out;
+  out << "plan          ";
+  const char* sep = "";
+  for (const sssp::Regime r : p.regimes) {
+    out << sep;
+    sep = ", ";
+    switch (r) {
+      case sssp::Regime::Resident:
+        out << "resident block (" << sssp::to_string(p.resident_layout) << " in shared memory, "
+            << p.resident_local_steps << " warp-local steps; near-far without predecessors)";
+        break;
+      case sssp::Regime::Narrow:
+        out << "single block (up to " << p.narrow_max_arcs << " arcs a round";
+        if (p.batch_narrow_max_arcs != p.narrow_max_arcs) out << ", " << p.batch_narrow_max_arcs << " in batches";
+        out << ")";
+        break;
+      case sssp::Regime::Cluster: out << "cluster (" << p.cluster_local_steps << " local steps)"; break;
+      case sssp::Regime::Medium: out << "medium grid (" << sssp::to_string(p.load_balance) << ")"; break;
+      case sssp::Regime::Full:
+        out << (p.persistent_grid ? "full grid (" : "a launch per step (") << sssp::to_string(p.load_balance) << ")";
+        break;
+    }
+  }
+  if (p.skewed) out << "; skewed degrees";
+  out << "\n";
+  for (const std::string& note : p.notes) out << "plan note     " << note << "\n";
+  return out.str();
+}
+
 std::string format_vertex_order_line(const DeviceInfo& d) {
   if (d.vertex_order.empty()) return "";
   if (d.vertex_order == "input") return "vertex order  input (the file's numbering)\n";

@@ -12,6 +12,7 @@
 #include "app/options.hpp"
 #include "graph/metrics.hpp"
 #include "sssp/graph_shape.hpp"
+#include "sssp/plan.hpp"
 #include "sssp/solver.hpp"
 
 namespace app {
@@ -200,6 +201,7 @@ struct DeviceInfo {
   double heavy_arc_share = 0;                    // share of arcs leaving vertices of out-degree >= 32 (auto's statistic)
   std::string vertex_order;                      // the GPU copy's numbering as resolved ("input", "degree", "rcm"); empty: no GPU
   double reorder_ms = 0;                         // what making that numbering cost (host order + device kernels)
+  std::optional<sssp::ExecutionPlan> plan;       // what the GPU solver runs (GpuSolver::plan()); empty: no GPU solver
 };
 
 struct DeltaInfo {
@@ -272,6 +274,9 @@ std::string format_gpu_memory_line(const DeviceInfo& device);
 std::string format_load_balance_line(const DeviceInfo& device);
 // "vertex order  degree (0.412 ms to renumber; results in the file's ids)", or "" without a GPU solver.
 std::string format_vertex_order_line(const DeviceInfo& device);
+// The GPU solver's plan (-v): its regimes and limits on one line, then one
+// line per note ("plan note ..."); empty without a GPU solver.
+std::string format_plan_lines(const DeviceInfo& device);
 std::string format_delta_line(const DeltaInfo& delta);
 // "buckets       B = 10 (...)": the --buckets value, printed when a bucketing
 // strategy runs (the tables' "buckets done" column is a count, not B).

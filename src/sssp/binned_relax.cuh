@@ -47,16 +47,16 @@
 #include <multisplit/warp_multisplit.cuh>
 
 #include "sssp/labels.cuh"
+#include "sssp/plan.hpp"
 #include "sssp/relax.cuh"
 
 namespace sssp::detail {
 
 constexpr std::uint64_t kWarpDegree = 32;   // d >= this: warp bin
-constexpr std::uint64_t kHubDegree = 256;   // d >= this: block (hub) bin
+// kHubDegree (plan.hpp): d >= it: block (hub) bin.
 constexpr std::uint32_t kNumDegreeBins = 3;
 constexpr std::uint64_t kHubChunk = 8 * kRelaxBlock;  // arcs per block-sized chunk of the hub bin
-constexpr int kHubCountShift = 40;                     // hubs counter: count << 40 | arcs
-constexpr unsigned long long kHubArcMask = (1ull << kHubCountShift) - 1;
+// kHubCountShift, kHubArcMask (plan.hpp): the hubs counter is count << 40 | arcs.
 
 struct BinCounters {
   std::uint32_t scan_count;   // bin 0 entries

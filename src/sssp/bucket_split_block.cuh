@@ -34,10 +34,10 @@
 
 namespace sssp::detail {
 
-// Largest pile split in one block (larger ones: in the grid), and the most
-// buckets (B + 1, the discard bucket included) a device split handles; more
-// pause for the host's device-wide split.
-constexpr std::uint32_t kBlockSplitMaxItems = 16384;
+// Largest pile split in one block (kBlockSplitMaxItems, plan.hpp; larger
+// ones: in the grid), and the most buckets (B + 1, the discard bucket
+// included) a device split handles; more pause for the host's device-wide
+// split.
 constexpr std::uint32_t kBlockSplitMaxBuckets = 64;
 constexpr int kBlockSplitItemsPerThread = 4;
 

@@ -36,6 +36,7 @@
 #include <cstdint>
 
 #include "sssp/labels.cuh"
+#include "sssp/plan.hpp"
 #include "sssp/relax.cuh"
 
 namespace sssp::detail {
@@ -169,14 +170,6 @@ __device__ void merge_path_relax(const GraphView<typename Codec::Weight>& g, lab
   add_arcs_examined(my_arcs, arcs_examined);
 }
 
-// Bits of the arc field of `reserved` for a graph of m arcs, or 0 when the
-// vertex count does not fit the rest of the word.
-inline int merge_path_arc_bits(std::uint64_t num_vertices, std::uint64_t num_arcs) {
-  int arc_bits = 1;
-  while (arc_bits < 63 && (1ull << arc_bits) <= num_arcs) ++arc_bits;
-  int slot_bits = 1;
-  while (slot_bits < 63 && (1ull << slot_bits) <= num_vertices) ++slot_bits;
-  return arc_bits + slot_bits <= 64 ? arc_bits : 0;
-}
+// The arc field's bits of `reserved` for a graph: merge_path_arc_bits (plan.hpp).
 
 }  // namespace sssp::detail

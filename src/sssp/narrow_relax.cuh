@@ -35,6 +35,7 @@
 
 #include "sssp/cuda_check.cuh"
 #include "sssp/labels.cuh"
+#include "sssp/plan.hpp"
 #include "sssp/relax.cuh"
 
 namespace sssp::detail {
@@ -42,7 +43,7 @@ namespace sssp::detail {
 constexpr int kSmallBlock = 1024;  // threads of the narrow loop's block (512 and 256 measured slower: docs/TUNING.md)
 constexpr int kNarrowItemsPerThread = 2048 / kSmallBlock;
 constexpr std::uint32_t kNarrowTile = kSmallBlock * kNarrowItemsPerThread;  // frontier vertices per round
-constexpr std::uint32_t kNarrowMaxArcs = 8192;    // arcs per round, at most (the owner map's size)
+// kNarrowMaxArcs (plan.hpp): arcs per round, at most (the owner map's size).
 constexpr std::uint32_t kNarrowQueue = kNarrowMaxArcs;  // near-queue entries (>= arcs per round and >= kSmallSplit)
 constexpr int kNarrowArcBatch = 4096 / kSmallBlock;  // arcs a thread loads before it issues their atomics
 static_assert(kNarrowTile < 65536, "owner entries are 16-bit");

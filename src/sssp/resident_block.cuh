@@ -49,21 +49,18 @@
 
 #include "sssp/engine.cuh"
 #include "sssp/labels.cuh"
+#include "sssp/plan.hpp"
 #include "sssp/relax.cuh"
 
 namespace sssp::detail {
 
-constexpr unsigned kResidentBlock = 1024;
+// The block's threads (kResidentBlock), its queues' entries (kResidentQueue,
+// kResidentWarpQueue) and the shared memory a layout takes
+// (resident_shared_bytes, resident_fits): plan.hpp, where the plan's rule
+// reads them.
 // Arcs each thread loads before it issues their atomics (a warp loops while
 // any of its entries has more).
 constexpr unsigned kResidentArcsPerPass = 4;
-// Entries of each of the two step queues.
-constexpr std::uint32_t kResidentQueue = 2048;
-constexpr unsigned kResidentWarps = kResidentBlock / 32;
-// Entries of each warp's own queue, which its local steps take from (two per
-// lane); a step that improves more vertices hands the rest to the block's
-// queue.
-constexpr std::uint32_t kResidentWarpQueue = 64;
 
 // What a resident solve reports back.
 struct ResidentStats {
@@ -75,22 +72,8 @@ struct ResidentStats {
   std::uint32_t error;             // LoopError
 };
 
-// What a resident solve keeps in shared memory beside the distances, the
-// queues and the overflow bitmap: nothing more, the offsets too, or the
-// offsets and the arcs (each arc's target and weight bits side by side, one
-// 8-byte load). The solver picks the richest that fits: every hop of a wave
-// loads its vertex's offsets and arcs, from L2 where they are not in shared
-// memory (docs/TUNING.md, "Resident block: arcs in shared memory").
-enum class ResidentLayout : unsigned { Distances, Offsets, Arcs };
-
-// Dynamic shared memory of a resident solve of n vertices and m arcs in
-// `layout`: the arcs (first, 8-byte aligned), distances, overflow bitmap,
-// two queues, the warps' queues, and the offsets.
-__host__ __device__ inline std::uint64_t resident_shared_bytes(std::uint64_t n, std::uint64_t m,
-                                                               ResidentLayout layout) {
-  return 4 * ((layout == ResidentLayout::Arcs ? 2 * m : 0) + n + (n + 31) / 32 + 2ull * kResidentQueue +
-              std::uint64_t{kResidentWarps} * kResidentWarpQueue + (layout != ResidentLayout::Distances ? n + 1 : 0));
-}
+// ResidentLayout: what a resident solve keeps in shared memory beside the
+// distances (plan.hpp).
 
 namespace resident {
 
@@ -111,12 +94,7 @@ struct Control {
 
 }  // namespace resident
 
-// Whether a resident solve of n vertices and m arcs in `layout` fits
-// `optin_bytes` of dynamic shared memory per block (the device's opt-in
-// limit), beside the kernel's static Control and some slack.
-inline bool resident_fits(std::uint64_t n, std::uint64_t m, ResidentLayout layout, std::uint64_t optin_bytes) {
-  return resident_shared_bytes(n, m, layout) + sizeof(resident::Control) + 1024 <= optin_bytes;
-}
+static_assert(sizeof(resident::Control) == kResidentControlBytes, "plan.hpp's resident_fits counts the Control");
 
 namespace resident {
 

@@ -344,6 +344,9 @@ struct DeviceCsrSummary {
 template <class Weight>
 DeviceCsrSummary summarize_device_csr(const DeviceCsrView<Weight>& graph, int device = 0);
 
+// What a GpuSolver runs for its graph (plan.hpp, make_plan).
+struct ExecutionPlan;
+
 // Holds the graph on the device; solve() may be called many times (several
 // sources, several strategies, repeated runs) without re-uploading.
 // Throws std::runtime_error with a clear message (bytes needed vs free) when
@@ -374,6 +377,11 @@ class GpuSolver {
   // Share of the arcs that leave vertices of out-degree >= 32: the statistic
   // LoadBalance::Auto decides by.
   double heavy_arc_share() const;
+  // Every host decision this solver follows for its graph on its device:
+  // vertex order, balancer, regimes, local steps, arc limits, the resident
+  // block, and notes on options it could not honour (include sssp/plan.hpp
+  // to read it). Valid while the solver lives.
+  const ExecutionPlan& plan() const;
   // Device memory this solver holds (graph + work arrays), as estimated and
   // checked before allocation; graph_device_bytes() is the CSR's share.
   std::uint64_t device_bytes() const;

@@ -29,6 +29,7 @@
 #include "sssp/device_memory.cuh"
 #include "sssp/labels.cuh"
 #include "sssp/near_far.cuh"
+#include "sssp/plan.hpp"
 #include "sssp/predecessors.cuh"
 #include "sssp/read_off.cuh"
 #include "sssp/relax.cuh"
@@ -248,6 +249,7 @@ inline void require_device_pointer(const void* p, int device, const char* what) 
                                 std::to_string(device));
 }
 
+
 inline std::string format_bytes(std::uint64_t bytes) {
   std::ostringstream s;
   s << bytes << " bytes (" << std::fixed;
@@ -263,13 +265,10 @@ struct SolverImpl {
   std::uint64_t m = 0;
   bool packed = true;          // integer weights: distances fit the packed label
   bool has_zero_weights = false;
-  // The resident regime's rule (solver.hpp, SolverOptions::resident_block):
-  // near-far solves without predecessors run in one block, with what
-  // `resident_layout` says in shared memory beside the distances.
-  bool resident = false;
-  ResidentLayout resident_layout = ResidentLayout::Distances;
-  std::uint32_t resident_local_steps = 0;  // SolverOptions::resident_local_steps, resolved
-  std::uint64_t shared_optin_bytes = 0;  // the device's largest dynamic shared memory per block
+  // The device, and what runs on it for this graph (make_plan, plan.hpp):
+  // every "which path" choice the solver follows is read from `plan`.
+  DeviceFacts device_facts;
+  ExecutionPlan plan;
   unsigned max_weight_bits = 0;  // the largest weight at construction (its bits, for float)
   double upload_ms = 0;
   // The order the device copy of the graph is in (Auto resolved), what it
@@ -280,9 +279,7 @@ struct SolverImpl {
   HostVertexOrder host_order;
   std::uint64_t device_bytes = 0, graph_device_bytes = 0;
   std::uint32_t sm_count = 0;
-  double heavy_share = 0;  // arcs leaving vertices of out-degree >= kWarpDegree, over all arcs
   std::uint64_t heavy_arc_count = 0;  // arcs leaving vertices of out-degree >= kWarpDegree
-  LoadBalance load_balance = LoadBalance::ThreeStage;  // resolved
 
   DeviceMemory offsets, targets, weights, labels, stamps_a, stamps_b, pred, big0, big1, small0, small1, far0, far1, keys0,
       keys1, temp, state, bucket_offsets, pause_scratch, scratch, hub_vertex, hub_first, bin_counters, slot_first, chunk_slot,
@@ -321,7 +318,24 @@ struct SolverImpl {
       if (d >= kWarpDegree) heavy_arcs += d;
       max_degree = std::max(max_degree, d);
     }
-    ordering = resolve_ordering(options.vertex_ordering, max_degree);
+    device_facts = query_device_facts(options.device);
+    GraphFacts facts;
+    facts.vertices = n;
+    facts.arcs = m;
+    facts.max_degree = max_degree;
+    facts.heavy_arcs = heavy_arcs;
+    // What only the resident rule reads, measured only where it reads it
+    // (the shape's BFS is bounded, but not free).
+    if (resident_reads_graph(facts, device_facts, options)) {
+      facts.labels_pack = host_labels_pack(g);
+      if (*facts.labels_pack && !options.resident_any_shape && m > 0) {
+        std::uint32_t first = 0;
+        while (first < n && g.offsets[first + 1] == g.offsets[first]) ++first;
+        facts.shape = measure_shape(g, first);
+      }
+    }
+    plan = make_plan(facts, device_facts, options);
+    ordering = plan.vertex_ordering;
     allocate(heavy_arcs, max_degree);
     if (ordering != VertexOrdering::Input) {
       try {
@@ -336,7 +350,10 @@ struct SolverImpl {
         // once the graph is placed) did not fit: auto takes the input order
         // instead; an order asked for by name reports the failure.
         if (options.vertex_ordering != VertexOrdering::Auto) throw;
+        plan.notes.push_back(std::string("vertex order auto: the ") + to_string(ordering) +
+                             " order's staging memory did not fit; the input order is kept");
         ordering = VertexOrdering::Input;
+        plan.vertex_ordering = ordering;
         host_order = HostVertexOrder{};
       }
     }
@@ -358,11 +375,15 @@ struct SolverImpl {
     }
 
     inspect_uploaded();
-    decide_resident(&g);
+    // The plan read the packing off the host's arcs, the same largest weight.
+    if (plan.resident && !packed) throw std::logic_error("sssp: the plan's label packing disagrees with the device's");
+    if (plan.resident) allow_resident_shared();
   }
 
   // From a CSR in device memory (GpuSolver's second constructor): the same
-  // checks and statistics on the device, then a device-to-device copy.
+  // checks and statistics on the device, then a device-to-device copy. With
+  // no host copy there is no shape to measure nor vertex order to build: the
+  // input order, and never the resident block.
   SolverImpl(const DeviceCsrView<Weight>& g, const SolverOptions& opts) : options(opts) {
     open_device();
     if (options.vertex_ordering == VertexOrdering::Degree || options.vertex_ordering == VertexOrdering::Rcm)
@@ -374,7 +395,16 @@ struct SolverImpl {
       throw std::invalid_argument("sssp: the GPU solver handles graphs below 2^30 vertices; this one has " +
                                   std::to_string(n));
     const DeviceCsrSummary summary = summarize_device_csr(g, options.device);
-    ordering = VertexOrdering::Input;
+    options.vertex_ordering = VertexOrdering::Input;
+    options.resident_block = false;
+    device_facts = query_device_facts(options.device);
+    GraphFacts facts;
+    facts.vertices = n;
+    facts.arcs = m;
+    facts.max_degree = summary.max_degree;
+    facts.heavy_arcs = summary.heavy_arcs;
+    plan = make_plan(facts, device_facts, options);
+    ordering = plan.vertex_ordering;
     allocate(summary.heavy_arcs, summary.max_degree);
     SSSP_CUDA_CHECK(cudaEventRecord(start, stream));
     SSSP_CUDA_CHECK(cudaMemcpyAsync(offsets.as<void>(), g.offsets, (static_cast<std::size_t>(n) + 1) * 8,
@@ -390,7 +420,6 @@ struct SolverImpl {
     SSSP_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
     upload_ms = ms;
     inspect_uploaded();
-    decide_resident(nullptr);
   }
 
   // The uploaded graph's weights (range, zeros, validity) and structure,
@@ -424,45 +453,58 @@ struct SolverImpl {
     }
   }
 
-  // SolverOptions::resident_block's rule: the single-block loop is allowed,
-  // the distances fit one block's shared memory, the labels are packed, and
-  // the graph is chain-like (a BFS from its first vertex with arcs finds at
-  // least kMinHopsForWideDelta hops and the mean out-degree is below
-  // kMaxMeanDegreeForChainDelta: road networks and their contracted cores),
-  // or resident_any_shape. The kernels' shared-memory limit is raised here,
-  // once, not in every solve's timed launch.
-  // g == nullptr (a graph given in device memory): no host copy to measure
-  // the shape on, so only resident_any_shape takes the regime.
-  void decide_resident(const graph::Csr<Weight>* g) {
-    const auto fits = [&](ResidentLayout layout) { return resident_fits(n, m, layout, shared_optin_bytes); };
-    resident = false;
-    if (!options.resident_block || !options.single_block_loop || !packed || n == 0 || !fits(ResidentLayout::Distances))
-      return;
-    resident_layout = options.resident_shared_arcs && fits(ResidentLayout::Arcs) ? ResidentLayout::Arcs
-                      : fits(ResidentLayout::Offsets) ? ResidentLayout::Offsets
-                                                      : ResidentLayout::Distances;
-    if (options.resident_any_shape) {
-      resident = true;
-    } else {
-      if (g == nullptr) return;
-      std::uint32_t first = 0;
-      while (first < n && g->offsets[first + 1] == g->offsets[first]) ++first;
-      if (first == n) return;
-      const GraphShape shape = measure_shape(*g, first);
-      resident = chain_like(shape);
-    }
-    if (resident) {
-      // The limit belongs to the kernel, not to this solver: every solver
-      // raises it to the device's largest, so that one made for a smaller
-      // graph never lowers it under another's launch.
-      for (const auto kernel : {resident_near_far<PackedCodec<Weight>, ResidentLayout::Distances>,
-                                resident_near_far<PackedCodec<Weight>, ResidentLayout::Offsets>,
-                                resident_near_far<PackedCodec<Weight>, ResidentLayout::Arcs>}) {
-        cudaFuncAttributes attr{};
-        SSSP_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
-        SSSP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(shared_optin_bytes - attr.sharedSizeBytes)));
+  // The device's facts the plan reads.
+  static DeviceFacts query_device_facts(int device) {
+    cudaDeviceProp prop{};
+    SSSP_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    DeviceFacts d;
+    d.cc_major = prop.major;
+    d.cc_minor = prop.minor;
+    d.multiprocessors = static_cast<std::uint32_t>(prop.multiProcessorCount);
+    d.shared_optin_bytes = prop.sharedMemPerBlockOptin;
+    return d;
+  }
+
+  // GraphFacts::labels_pack from the host's arcs: the largest weight that
+  // the device's inspection (inspect_graph) finds later. The arcs are
+  // checked here as it checks them, with its messages and in its order,
+  // since the shape's BFS follows them before the device sees them.
+  bool host_labels_pack(const graph::Csr<Weight>& g) const {
+    unsigned max_bits = 0, flags = 0;
+    for (std::uint64_t e = 0; e < m; ++e) {
+      if (g.targets[e] >= n) flags |= 4u;
+      if constexpr (std::is_same_v<Weight, float>) {
+        if (!(g.weights[e] >= 0.0f) || std::isinf(g.weights[e])) flags |= 2u;
+      } else {
+        max_bits = std::max<unsigned>(max_bits, g.weights[e]);
       }
+    }
+    if (flags & 2u) throw std::invalid_argument("sssp: the graph has a negative, NaN or infinite weight");
+    if (flags & 4u)
+      throw std::invalid_argument("sssp: malformed CSR: an arc's target id is not below the vertex count (" +
+                                  std::to_string(n) + ")");
+    if constexpr (std::is_same_v<Weight, float>) {
+      return true;
+    } else {
+      // Every label is a simple-path length <= (n - 1) * max weight (labels.cuh).
+      const std::uint64_t bound = static_cast<std::uint64_t>(n > 0 ? n - 1 : 0) * max_bits;
+      return bound < 0xFFFFFFFFull;
+    }
+  }
+
+  // The resident kernels' shared-memory limit, raised here, once, not in
+  // every solve's timed launch, where the plan runs the resident block.
+  void allow_resident_shared() {
+    // The limit belongs to the kernel, not to this solver: every solver
+    // raises it to the device's largest, so that one made for a smaller
+    // graph never lowers it under another's launch.
+    for (const auto kernel : {resident_near_far<PackedCodec<Weight>, ResidentLayout::Distances>,
+                              resident_near_far<PackedCodec<Weight>, ResidentLayout::Offsets>,
+                              resident_near_far<PackedCodec<Weight>, ResidentLayout::Arcs>}) {
+      cudaFuncAttributes attr{};
+      SSSP_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+      SSSP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(device_facts.shared_optin_bytes - attr.sharedSizeBytes)));
     }
   }
 
@@ -474,12 +516,24 @@ struct SolverImpl {
   // memory) and that copies * base.n is below the 2^30 vertex limit.
   SolverImpl(const SolverImpl& base, std::uint32_t copies) : options(base.options) {
     options.memory_limit_bytes = 0;
-    options.load_balance = base.load_balance;
+    options.load_balance = base.plan.load_balance;
     n = base.n * copies;
     m = base.m * copies;
     if (options.load_balance == LoadBalance::MergePath && merge_path_arc_bits(n, m) == 0)
       options.load_balance = LoadBalance::Auto;  // the copies' ids no longer fit merge-path's word
+    // The copies keep the input order and never run the resident block
+    // (their solver runs only run_strategy).
+    options.vertex_ordering = VertexOrdering::Input;
+    options.resident_block = false;
     open_device();
+    device_facts = base.device_facts;
+    GraphFacts facts;
+    facts.vertices = n;
+    facts.arcs = m;
+    facts.max_degree = base.ws.graph.max_degree;
+    facts.heavy_arcs = base.heavy_arc_count * copies;
+    plan = make_plan(facts, device_facts, options);
+    ordering = plan.vertex_ordering;
     allocate(base.heavy_arc_count * copies, base.ws.graph.max_degree);
     replicate_graph<Weight><<<grid_for(std::max<std::uint64_t>(base.m, base.n), 256, ws.stream_grid), 256, 0,
                               stream>>>(base.offsets.as<std::uint64_t>(), base.targets.as<std::uint32_t>(),
@@ -489,17 +543,6 @@ struct SolverImpl {
     SSSP_CUDA_CHECK(cudaStreamSynchronize(stream));
     packed = base.packed;  // a copy's paths are the base graph's: the same label bound holds
     has_zero_weights = base.has_zero_weights;
-  }
-
-  // VertexOrdering::Auto's rule (solver.hpp): the degree order where the
-  // out-degrees are skewed.
-  VertexOrdering resolve_ordering(VertexOrdering asked, std::uint64_t max_degree) const {
-    if (n == 0) return VertexOrdering::Input;
-    if (asked != VertexOrdering::Auto) return asked;
-    const double mean = static_cast<double>(m) / static_cast<double>(n);
-    return n >= kDegreeOrderMinVertices && static_cast<double>(max_degree) >= kDegreeOrderMinSkew * mean
-               ? VertexOrdering::Degree
-               : VertexOrdering::Input;
   }
 
   // A source in the device's numbering.
@@ -535,26 +578,8 @@ struct SolverImpl {
     // Hub bin of the binned relax: at most one slot per vertex of degree >= kHubDegree.
     const std::uint64_t hub_cap = std::min<std::uint64_t>(nn + 1, m / kHubDegree + 1);
     heavy_arc_count = heavy_arcs;
-    heavy_share = m > 0 ? static_cast<double>(heavy_arcs) / static_cast<double>(m) : 0.0;
-    LoadBalance lb = options.load_balance;
-    // The hub counter packs count << kHubCountShift | arcs into 64 bits.
-    const bool binned_fits = hub_cap < (1ull << (64 - kHubCountShift)) && m <= kHubArcMask;
-    const int merge_arc_bits = merge_path_arc_bits(nn, m);
-    if (lb == LoadBalance::Auto) {
-      if (merge_arc_bits != 0) {
-        lb = LoadBalance::MergePath;
-      } else {
-        lb = binned_fits && heavy_share >= kBinnedMinHeavyArcShare ? LoadBalance::Binned : LoadBalance::ThreeStage;
-      }
-    }
-    if (lb == LoadBalance::MergePath && merge_arc_bits == 0)
-      throw std::invalid_argument("sssp: the merge-path load balancing needs the vertex and arc counts to fit one "
-                                  "64-bit word together; this graph has " + std::to_string(n) + " vertices and " +
-                                  std::to_string(m) + " arcs (use three-stage or binned)");
-    if (lb == LoadBalance::Binned && !binned_fits)
-      throw std::invalid_argument("sssp: the binned load balancing handles fewer than 2^24 vertices of out-degree >= " +
-                                  std::to_string(kHubDegree) + " and 2^40 arcs; this graph has " + std::to_string(m) +
-                                  " arcs (use three-stage)");
+    const LoadBalance lb = plan.load_balance;  // make_plan checked that it holds the graph's sizes
+    const int merge_arc_bits = plan.merge_path_arc_bits;
     // Merge-path plan (merge_path_relax.cuh): a slot per frontier vertex, an
     // entry per chunk of the round's arcs.
     const bool merge_path = lb == LoadBalance::MergePath;
@@ -628,10 +653,7 @@ struct SolverImpl {
       if (a.bytes > 0) a.memory->allocate(a.bytes, a.what);
     host_state.allocate(kStateBytes);
 
-    cudaDeviceProp prop{};
-    SSSP_CUDA_CHECK(cudaGetDeviceProperties(&prop, options.device));
-    sm_count = static_cast<std::uint32_t>(prop.multiProcessorCount);
-    shared_optin_bytes = prop.sharedMemPerBlockOptin;
+    sm_count = device_facts.multiprocessors;
 
     ws.graph = GraphView<Weight>{offsets.as<std::uint64_t>(), targets.as<std::uint32_t>(), weights.as<Weight>(), n,
                                  max_degree};
@@ -657,7 +679,7 @@ struct SolverImpl {
     ws.bucket_offsets = bucket_offsets.as<std::uint32_t>();
     ws.stream = stream;
     ws.device = options.device;
-    ws.cooperative = options.persistent_grid;
+    ws.cooperative = plan.persistent_grid;
     int per_sm = 0;
     SSSP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &per_sm,
@@ -667,7 +689,6 @@ struct SolverImpl {
     ws.relax_grid = static_cast<int>(sm_count) * std::max(per_sm, 1);
     ws.stream_grid = static_cast<int>(sm_count) * 8;
 
-    load_balance = lb;
     if (merge_path) {
       // Slot vertices share keys[1] with nothing else during rounds (full
       // splits use the keys only between rounds); bin items use keys[0].
@@ -685,51 +706,17 @@ struct SolverImpl {
     ws.balance.bins.hub_first = hub_first.as<std::uint64_t>();
     ws.balance.bins.hub_capacity = static_cast<std::uint32_t>(hub_cap);
     ws.balance.bins.counters = bin_counters.as<BinCounters>();
-    ws.single_block_loop = options.single_block_loop;
-    // The cluster loop, but not on small skewed graphs, and its local steps
-    // not on skewed graphs of any size (solver.hpp).
-    const bool skewed = n > 0 && static_cast<double>(max_degree) >=
-                                     kClusterMaxSkew * static_cast<double>(m) / static_cast<double>(n);
-    const bool small_skewed = skewed && n < kClusterSkewMaxVertices;
-    ws.cluster_loop = options.cluster_loop && (options.cluster_any_shape || !small_skewed);
-    if (options.cluster_local_steps < -1 || options.cluster_local_steps > kClusterMaxLocalSteps)
-      throw std::invalid_argument("sssp: cluster_local_steps must be -1 (the default) or 0 .. " +
-                                  std::to_string(kClusterMaxLocalSteps) + ", got " +
-                                  std::to_string(options.cluster_local_steps));
-    ws.cluster_local_steps = static_cast<std::uint32_t>(
-        options.cluster_local_steps >= 0 ? options.cluster_local_steps : (skewed ? 0 : kClusterLocalSteps));
-    if (options.resident_local_steps < -1 || options.resident_local_steps > kResidentMaxLocalSteps)
-      throw std::invalid_argument("sssp: resident_local_steps must be -1 (the default) or 0 .. " +
-                                  std::to_string(kResidentMaxLocalSteps) + ", got " +
-                                  std::to_string(options.resident_local_steps));
-    resident_local_steps = static_cast<std::uint32_t>(
-        options.resident_local_steps >= 0 ? options.resident_local_steps : kResidentLocalSteps);
+    ws.single_block_loop = plan.single_block_loop;
+    ws.cluster_loop = plan.cluster_loop;
+    ws.cluster_local_steps = plan.cluster_local_steps;
     ws.block_split = options.block_split;
     ws.grid_split = options.grid_split;
-    if (options.block_split_max_items > kBlockSplitMaxItems)
-      throw std::invalid_argument("sssp: block_split_max_items must be at most " +
-                                  std::to_string(kBlockSplitMaxItems) + ", got " +
-                                  std::to_string(options.block_split_max_items));
-    ws.block_split_max_items = options.block_split_max_items;
+    ws.block_split_max_items = options.block_split_max_items;  // make_plan checked its range
     ws.pause_scratch = pause_scratch.as<std::uint32_t>();
     ws.pause_scratch_blocks = sms;
-    if (options.narrow_max_arcs > kNarrowMaxArcs)
-      throw std::invalid_argument("sssp: narrow_max_arcs must be at most " + std::to_string(kNarrowMaxArcs) + ", got " +
-                                  std::to_string(options.narrow_max_arcs));
-    // Where the cluster takes local steps its cascades carry a wave further
-    // per step than the single block's rounds, so the block hands over
-    // sooner (solver.hpp, kNarrowMaxArcsBeforeCluster). Clusters need sm_90
-    // (engine.cuh, cluster_blocks_for).
-    const bool cascading_cluster = ws.single_block_loop && ws.cluster_loop && ws.cluster_local_steps > 0 &&
-                                   prop.major >= 9;
-    ws.narrow_max_arcs = options.narrow_max_arcs != 0 ? options.narrow_max_arcs
-                         : cascading_cluster          ? kNarrowMaxArcsBeforeCluster
-                                                      : kNarrowMaxArcs;
-    if (options.wide_blocks_per_sm < 0)
-      throw std::invalid_argument("sssp: wide_blocks_per_sm must be >= 0, got " +
-                                  std::to_string(options.wide_blocks_per_sm));
-    ws.wide_blocks_per_sm = options.wide_blocks_per_sm;
-    ws.medium_grid = options.medium_grid;
+    ws.narrow_max_arcs = plan.narrow_max_arcs;
+    ws.wide_blocks_per_sm = options.wide_blocks_per_sm;  // make_plan checked its range
+    ws.medium_grid = plan.medium_grid;
   }
 
   ~SolverImpl() {
@@ -892,11 +879,11 @@ struct SolverImpl {
     // Each source's block keeps the full arc limit (a source leaving its
     // block is finished on copies of the graph, which costs more than its
     // block's rounds; the single-source loop's lower default does not apply).
-    const std::uint32_t batch_max_arcs = options.narrow_max_arcs != 0 ? options.narrow_max_arcs : kNarrowMaxArcs;
+    const std::uint32_t batch_max_arcs = plan.batch_narrow_max_arcs;
     const EngineContext<Weight> ctx{ws.graph, labels_all, stamps_a_all, stamps_b_all, false, batch_max_arcs};
     const auto finish_alone = [&](const Workspace<Weight>& w, auto policy) -> StrategyStats {
       using Policy = decltype(policy);
-      return with_balance(load_balance, [&](auto balance) {
+      return with_balance(plan.load_balance, [&](auto balance) {
         return continue_engine<Policy, decltype(balance)>(w, [](const typename Policy::State&) {
           throw std::logic_error("sssp: a batched source asked for a full split");
         });
@@ -1059,7 +1046,7 @@ struct SolverImpl {
     SSSP_CUDA_CHECK(cudaMemsetAsync(ws.balance.bins.counters, 0, sizeof(BinCounters), stream));
     if (read_off) upload_batch_read_off(*read_off);
     bool in_resident = false;
-    if constexpr (Codec::kPackedPredecessors) in_resident = resident && strategy == Strategy::NearFar;
+    if constexpr (Codec::kPackedPredecessors) in_resident = plan.resident && strategy == Strategy::NearFar;
     for (std::size_t first = 0; first < sources.size(); first += chunk) {
       const std::uint64_t count = std::min<std::uint64_t>(chunk, sources.size() - first);
       if (in_resident) {
@@ -1240,7 +1227,7 @@ struct SolverImpl {
   // labels and stamps initialised already.
   template <class Codec>
   StrategyStats run_strategy(Strategy strategy, FirstFrontier first, typename Codec::Delta delta) {
-    return with_balance(load_balance, [&](auto balance) {
+    return with_balance(plan.load_balance, [&](auto balance) {
       using Balance = decltype(balance);
       switch (strategy) {
         case Strategy::BellmanFord: return run_bellman_ford<Codec, Balance>(ws, first);
@@ -1319,10 +1306,10 @@ struct SolverImpl {
   void launch_resident(ResidentSources from, std::uint32_t blocks, label_t* labels, typename Codec::Delta delta,
                        ResidentStats* stats) {
     const auto launch = [&](auto kernel) {
-      kernel<<<blocks, kResidentBlock, resident_shared_bytes(n, m, resident_layout), stream>>>(
-          ws.graph, labels, from, delta, resident_local_steps, stats);
+      kernel<<<blocks, kResidentBlock, resident_shared_bytes(n, m, plan.resident_layout), stream>>>(
+          ws.graph, labels, from, delta, plan.resident_local_steps, stats);
     };
-    switch (resident_layout) {
+    switch (plan.resident_layout) {
       case ResidentLayout::Distances: launch(resident_near_far<Codec, ResidentLayout::Distances>); break;
       case ResidentLayout::Offsets: launch(resident_near_far<Codec, ResidentLayout::Offsets>); break;
       case ResidentLayout::Arcs: launch(resident_near_far<Codec, ResidentLayout::Arcs>); break;
@@ -1374,7 +1361,7 @@ struct SolverImpl {
     StrategyStats stats;
     bool in_resident = false;
     if constexpr (Codec::kPackedPredecessors) {
-      in_resident = resident && strategy == Strategy::NearFar && !options.predecessors;
+      in_resident = plan.resident && strategy == Strategy::NearFar && !options.predecessors;
       if (in_resident) launch_resident<Codec>(source, delta);
     }
     if (!in_resident) {
@@ -1425,7 +1412,7 @@ struct SolverImpl {
     result.full_splits_in_block = stats.block_splits;
     result.full_splits_in_grid = stats.grid_splits;
     result.resident = in_resident;
-    result.resident_shared_arcs = in_resident && resident_layout == ResidentLayout::Arcs;
+    result.resident_shared_arcs = in_resident && plan.resident_layout == ResidentLayout::Arcs;
     result.delta = static_cast<double>(delta);
 
     if (read_off) {
@@ -1475,7 +1462,6 @@ struct GpuSolver<Weight>::Impl : detail::SolverImpl<Weight> {
 template <class Weight>
 GpuSolver<Weight>::GpuSolver(const graph::Csr<Weight>& graph, const SolverOptions& options)
     : impl_(std::make_unique<Impl>(graph, options)) {}
-
 template <class Weight>
 GpuSolver<Weight>::GpuSolver(const DeviceCsrView<Weight>& graph, const SolverOptions& options)
     : impl_(std::make_unique<Impl>(graph, options)) {}
@@ -1539,6 +1525,7 @@ DeviceCsrSummary summarize_device_csr(const DeviceCsrView<Weight>& g, int device
   return s;
 }
 
+
 template <class Weight>
 GpuSolver<Weight>::~GpuSolver() = default;
 
@@ -1566,7 +1553,6 @@ template <class Weight>
 std::uint64_t GpuSolver<Weight>::graph_device_bytes() const {
   return impl_->graph_device_bytes;
 }
-
 template <class Weight>
 DeviceCsrView<Weight> GpuSolver<Weight>::device_graph() const {
   DeviceCsrView<Weight> g;
@@ -1578,14 +1564,20 @@ DeviceCsrView<Weight> GpuSolver<Weight>::device_graph() const {
   return g;
 }
 
+
 template <class Weight>
 LoadBalance GpuSolver<Weight>::load_balance() const {
-  return impl_->load_balance;
+  return impl_->plan.load_balance;
 }
 
 template <class Weight>
 double GpuSolver<Weight>::heavy_arc_share() const {
-  return impl_->heavy_share;
+  return impl_->plan.heavy_arc_share;
+}
+
+template <class Weight>
+const ExecutionPlan& GpuSolver<Weight>::plan() const {
+  return impl_->plan;
 }
 
 template <class Weight>

@@ -490,6 +490,7 @@ TEST(AppJson, RecordHasEveryKeyWithItsType) {
   EXPECT_TRUE(device.at("upload_ms").is_null());
   EXPECT_TRUE(device.at("vertex_order").is_null());  // no GPU solver
   EXPECT_TRUE(device.at("reorder_ms").is_null());
+  EXPECT_TRUE(device.at("plan").is_null());  // no GPU solver
   const auto& graph = j.at("graph");
   for (const char* key : {"source", "format", "weight_type", "weight_rule"})
     EXPECT_TRUE(graph.at(key).is_string()) << key;
@@ -702,6 +703,50 @@ TEST(AppJson, GpuIdentityIsSeparateFields) {
   const nlohmann::json d = app::to_json(options, run).at("device");
   EXPECT_EQ(d.at("vertex_order"), "degree");
   EXPECT_DOUBLE_EQ(d.at("reorder_ms").get<double>(), 1.5);
+  sssp::ExecutionPlan plan;
+  plan.load_balance = sssp::LoadBalance::MergePath;
+  plan.merge_path_arc_bits = 17;
+  plan.resident = true;
+  plan.resident_layout = sssp::ResidentLayout::Offsets;
+  plan.resident_local_steps = 16;
+  plan.notes = {"a note"};
+  run.device.plan = plan;
+  const nlohmann::json p = app::to_json(options, run).at("device").at("plan");
+  EXPECT_EQ(p.at("load_balance"), "merge-path");
+  EXPECT_EQ(p.at("merge_path_arc_bits"), 17);
+  EXPECT_EQ(p.at("resident"), true);
+  EXPECT_EQ(p.at("resident_layout"), "offsets");
+  EXPECT_EQ(p.at("resident_local_steps"), 16);
+  EXPECT_EQ(p.at("narrow_max_arcs"), 8192);
+  EXPECT_EQ(p.at("notes"), nlohmann::json::array({"a note"}));
+  EXPECT_EQ(p.at("regimes"), nlohmann::json::array());  // set by make_plan
+  run.device.plan->resident = false;
+  EXPECT_TRUE(app::to_json(options, run).at("device").at("plan").at("resident_layout").is_null());
+}
+
+TEST(AppReport, PlanLines) {
+  app::DeviceInfo d;
+  EXPECT_EQ(app::format_plan_lines(d), "");  // no GPU solver
+  sssp::ExecutionPlan p;
+  p.load_balance = sssp::LoadBalance::MergePath;
+  p.cluster_local_steps = 128;
+  p.narrow_max_arcs = 1024;
+  p.resident = true;
+  p.resident_local_steps = 16;
+  p.regimes = {sssp::Regime::Resident, sssp::Regime::Narrow, sssp::Regime::Cluster, sssp::Regime::Full};
+  d.plan = p;
+  EXPECT_EQ(app::format_plan_lines(d),
+            "plan          resident block (distances in shared memory, 16 warp-local steps; near-far without "
+            "predecessors), single block (up to 1024 arcs a round, 8192 in batches), cluster (128 local steps), "
+            "full grid (merge-path)\n");
+  p.skewed = true;
+  p.persistent_grid = false;
+  p.regimes = {sssp::Regime::Full};
+  p.notes = {"load balance binned applies to the multi-block rounds only"};
+  d.plan = p;
+  EXPECT_EQ(app::format_plan_lines(d),
+            "plan          a launch per step (merge-path); skewed degrees\n"
+            "plan note     load balance binned applies to the multi-block rounds only\n");
 }
 
 TEST(AppJson, AtomicWriteReplacesTheFileAndLeavesNoTemporary) {

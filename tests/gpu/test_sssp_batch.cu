@@ -16,6 +16,7 @@
 #include "graph/generators.hpp"
 #include "graph/reference.hpp"
 #include "graph/verify.hpp"
+#include "sssp/plan.hpp"
 #include "sssp/solver.hpp"
 
 namespace {
@@ -106,6 +107,14 @@ TEST(SsspBatch, ResidentSolvesOneBlockPerSource) {
                                       std::pair{offsets_only, "grid 40x60, resident, arcs in L2"},
                                       std::pair{one_hop, "grid 40x60, resident, no local steps"}}) {
     sssp::GpuSolver<std::uint32_t> solver(g, options);
+    // 2,400 vertices and 9,400 arcs: the arcs fit beside the distances on any
+    // device with the resident block (120,744 bytes).
+    const sssp::ExecutionPlan& plan = solver.plan();
+    EXPECT_TRUE(plan.resident) << what;
+    EXPECT_EQ(plan.resident_layout,
+              options.resident_shared_arcs ? sssp::ResidentLayout::Arcs : sssp::ResidentLayout::Offsets)
+        << what;
+    EXPECT_EQ(plan.resident_local_steps, options.resident_local_steps == 0 ? 0u : 16u) << what;
     EXPECT_EQ(expect_batch_exact(solver, g, sources, sssp::Strategy::NearFar, what).resident, sources.size()) << what;
     // Fewer sources after more: rows and slots of the call before are not read.
     const std::vector<graph::vertex_id> three(sources.begin() + 10, sources.begin() + 13);

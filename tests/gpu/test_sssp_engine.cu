@@ -61,7 +61,7 @@ std::string run_endless(const sssp::SolverOptions& options) {
   EndlessPolicy::State init{};
   init.loop = initial_loop(ws);
   try {
-    with_balance(impl.load_balance, [&](auto balance) {
+    with_balance(impl.plan.load_balance, [&](auto balance) {
       return run_engine<EndlessPolicy, decltype(balance)>(ws, 0, init, [](const EndlessPolicy::State&) {});
     });
   } catch (const std::exception& e) {
