@@ -9,6 +9,8 @@ tables, plots, the exact commands (from DIR/*.meta.json), graph provenance, the
 weight rule and a short reading of the numbers. Every number and every
 sentence that states one comes from the JSON: never edit the output by hand,
 rerun this script. Refuses the synthetic test fixture unless --allow-synthetic.
+DIR/python.json (scripts/bench_python.py --json), where present, adds the
+Python section (gpu_sssp against scipy, NetworkX and igraph); absent: none.
 """
 import argparse
 import math
@@ -607,6 +609,71 @@ def multisplit_reading(res):
     return out
 
 
+def python_label(r):
+    return f"{pr.graph_label(r['graph'])} ({r['vertices']:,} vertices)"
+
+
+def python_cells(r):
+    v = r.get("vs_scipy")
+    vs = "-" if not v else f"{v:.2f}x" if v >= 0.1 else f"{v:.3f}x"
+    spread = f"{r['min_ms']:.3f}-{r['max_ms']:.3f}" if r.get("runs", 1) > 1 else "(1 run)"
+    method = r["method"] if r.get("ok") in ("ok", "-", None) else f"{r['method']} (**{r['ok']}**)"
+    return [python_label(r), method, f"{r['median_ms']:.3f}", spread, vs]
+
+
+def python_section(doc, data):
+    """python.json (scripts/bench_python.py --json): gpu_sssp from Python against scipy, NetworkX, igraph."""
+    rows = data.get("rows", [])
+    v = data.get("versions", {})
+    others = ", ".join(f"{name} {v[key]}" for name, key in (("numpy", "numpy"), ("scipy", "scipy"),
+                                                             ("NetworkX", "networkx"), ("igraph", "igraph"))
+                       if v.get(key))
+    commit = str(data.get("commit", "unknown"))[:10]
+    doc.add("## Python: gpu_sssp against scipy, NetworkX and igraph", "")
+    doc.add(f"`{data.get('command', 'scripts/bench_python.py')}` on {data.get('device', '?')} "
+            f"({data.get('date', '?')}, commit `{commit}`; Python {v.get('python', '?')}, {others}), all in one "
+            f"process. One source (vertex {data.get('source', '?')}), graph already built: one warm-up call, then "
+            f"{data.get('runs', '?')} timed calls (`time.perf_counter`), median and min-max in ms. \"vs scipy\": "
+            "`scipy.sparse.csgraph.dijkstra`'s median over the row's (above 1: faster than scipy). "
+            "\"report's solve time\" is the solve time `gpu_sssp.solve` reports (CUDA events on the GPU, as the "
+            "command line prints it); `shortest_paths` minus it is the Python call's overhead. Every distance is "
+            "checked against scipy's (exact for integer weights).", "")
+    for kind, title in (("solve", "One source"), ("convert", None), ("apsp", None)):
+        sel = [r for r in rows if r.get("kind") == kind]
+        if not sel:
+            continue
+        if kind == "convert":
+            doc.add(f"Conversions, timed apart ({data.get('convert_runs', '?')} runs each, none untimed; the "
+                    "backend's first call once):", "")
+        elif kind == "apsp":
+            doc.add(f"`all_pairs_dijkstra_path_length`, the generator consumed for its first "
+                    f"{data.get('apsp_sources', '?')} sources (one run; NetworkX's own is slow), with scipy's "
+                    "Dijkstra from the same sources. The backend solves its sources in blocks of "
+                    "min(n, 2^26 / n), so its first item pays for a whole block:", "")
+        else:
+            doc.add(f"{title}:", "")
+        doc.table(["graph", "method", "median ms", "min-max", "vs scipy"], [python_cells(r) for r in sel],
+                  ["---", "---", "---:", "---:", "---:"])
+    for o in data.get("overhead", []):
+        doc.add(f"- {pr.graph_label(o['graph'])}: `shortest_paths` {o['shortest_paths_ms']:.3f} ms, the report's "
+                f"solve time {o['report_solve_ms']:.3f} ms ({o.get('device', '?')}, {o.get('strategy', '?')}): "
+                f"overhead {o['overhead_us']:.1f} us (target: within 50 us: "
+                f"{'met' if o['overhead_us'] <= 50 else 'not met'})"
+                + (f"; per `solve` call, its wall time minus the solve time it reports: "
+                   f"{o['paired_overhead_us']:.1f} us (median)" if o.get("paired_overhead_us") is not None else "")
+                + ".")
+    for r in rows:
+        if r.get("vs_networkx"):
+            doc.add(f"- {pr.graph_label(r['graph'])}: `all_pairs_dijkstra_path_length` through the backend "
+                    f"{r['vs_networkx']:.1f}x NetworkX's own (first {r.get('sources', '?')} sources).")
+    bad = [r for r in rows if r.get("ok") not in ("ok", "-", None)]
+    checked = [r for r in rows if r.get("ok") not in ("-", None)]
+    doc.add(f"- Validity: {len(checked) - len(bad)} of {len(checked)} checked results equal scipy's.")
+    for note in data.get("notes", []):
+        doc.add(f"- Note: {note}")
+    doc.add("")
+
+
 def closing_note(sssp, ms):
     out = ["## Closing note: what the numbers say", ""]
     if sssp:
@@ -649,6 +716,8 @@ def draw_plots(rd, plot_dir, ms_dir, ms_plot_dir):
     """{png name: (caption, folder)}: the multisplit plots from the folder the multisplit tables
     come from (--multisplit-from), so that plots and tables show the same run."""
     if ms_dir == rd:
+        if not any(os.path.exists(os.path.join(rd, p + ".json")) for p in pr.PLOT_PARTS):
+            return {}  # python.json alone: nothing to plot
         return {name: (caption, plot_dir) for name, caption in pr.plot_all(rd, plot_dir)}
     drawn = {}
     for folder, dest, parts in ((rd, plot_dir, [p for p in pr.PLOT_PARTS if p != "multisplit"]),
@@ -691,7 +760,10 @@ def main():
         os.path.join(folder, name + ".json")) else None
     sssp, sweep, ms, large = load("sssp"), load("sssp_delta"), load("multisplit", ms_dir), load("sssp_large")
     cpu = load("cpu_sssp")
-    for d in (sssp, sweep, ms, large):
+    py = load("python")  # scripts/bench_python.py --json: the Python section, where present
+    if py is not None and not py.get("rows"):
+        py = None
+    for d in (sssp, sweep, ms, large, py):
         if d and str(d.get("device", "")).startswith("SYNTHETIC") and not args.allow_synthetic:
             print("make_benchmarks_doc.py: refusing the synthetic fixture (numbers are not measurements); "
                   "pass a real results folder", file=sys.stderr)
@@ -706,9 +778,9 @@ def main():
         sssp = None
     if ms is not None and not ms.get("results"):
         ms = None
-    if not (sssp or ms):
+    if not (sssp or ms or py):
         where = rd if ms_dir == rd else f"{rd} (multisplit: {ms_dir})"
-        print(f"make_benchmarks_doc.py: no SSSP or multisplit results in {where}", file=sys.stderr)
+        print(f"make_benchmarks_doc.py: no SSSP, multisplit or Python results in {where}", file=sys.stderr)
         return 2
     plot_dir = os.path.abspath(args.plots or os.path.join(rd, "plots"))
     # Plots live beside the data they draw, as RESULTS_DIR's do, unless --plots gathers them all.
@@ -728,7 +800,7 @@ def main():
     cpu_meta = pr.read_meta(rd, "cpu_sssp") if cpu else None
 
     doc = Doc()
-    device = (sssp or ms)["device"]
+    device = (sssp or ms or py)["device"]
     if sssp and ms and not str(device).startswith(str(ms.get("device", device))):
         # Parts from runs of their own may come from another card: say which.
         device += f"; the multisplit, sort, histogram and reduce tables: {ms['device']}"
@@ -763,11 +835,15 @@ def main():
             rows.append([f"`{name}.json`", "?", "?", "?", "?", "?", "not recorded (no meta file)"])
     if cpu_meta:  # not in `metas`: its command is shown in its own section
         rows.append(meta_row("cpu_sssp", cpu_meta))
+    if py:  # python.json is its own run record
+        rows.append(["`python.json`", "-", py.get("date", "?"), f"`{str(py.get('commit', '?'))[:10]}`", "-",
+                     f"{py.get('wall_s', '?')} s", f"`{py.get('command', '?')}`"])
     doc.table(["file", "mode", "date (UTC)", "commit", "driver", "wall", "command"], rows,
               ["---"] * 7)
     doc.add("To reproduce on a GPU machine (prebuilt binaries in `$SSSP_BUILD_DIR`, default `build/`):", "",
             "```", "scripts/bench_sssp.sh [--quick]        # SSSP: all strategies + delta sweep",
             "scripts/bench_multisplit.sh [--quick]  # multisplit methods vs CUB",
+            "scripts/bench_python.py --graph G.gr ... --json DIR/python.json   # gpu_sssp from Python",
             "scripts/make_benchmarks_doc.py results/<device>/<date>   # plots + this file", "```", "")
     expanded = [(n, m["command"]) for n, m in metas.items() if m and m.get("command")]
     if expanded:
@@ -792,6 +868,8 @@ def main():
                 "(run `scripts/bench_multisplit.sh`).", "")
     small_n_dir = os.path.abspath(args.small_n_from) if args.small_n_from else None
     benchmarks_doc_extra.add_sections(doc, rd, roads_dir, small_n_dir, ms_dir)
+    if py:
+        python_section(doc, py)
     doc.add(*closing_note(sssp, ms))
     os.makedirs(out_dir, exist_ok=True)
     with open(args.out, "w") as f:
