@@ -246,8 +246,10 @@ def batch_section(doc, rows):
     doc.add("## Batched sources", "")
     doc.add("`concurrent_sources_bench` (bench_sssp.sh's batch part): K sources of one graph solved one after "
             "another by one GPU solver, together by `GpuSolver::solve_batch` (one block per source in shared "
-            "launches; the sources whose frontier outgrows the block are then solved together, one multi-source "
-            "solve over a copy of the graph per source), by 8 concurrent solvers, and "
+            "launches: a resident block, the whole solve in its SM's shared memory, where single solves run "
+            "there, as on DE; otherwise a small block, and the sources whose frontier outgrows it are then "
+            "solved together, one multi-source solve over a copy of the graph per source), by 8 concurrent "
+            "solvers, and "
             "by the CPU's batch (`graph::dijkstra_batch`: Dijkstra, one source per thread, every core) in the "
             "same process. Wall times of the whole batch in ms, distance read-back included (the GPU batch: "
             "median of three calls after a first call, whose time, with the building of the copies, is given "
