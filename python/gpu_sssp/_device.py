@@ -88,6 +88,17 @@ def any_true(x):
     return bool(x.any())
 
 
+def decreasing_somewhere(a):
+    """Whether a one-dimensional device array decreases anywhere. PyTorch has
+    no comparison kernels for its unsigned types on CUDA, so those are compared
+    widened to int64 (exact for every uint32)."""
+    if a.shape[0] < 2:
+        return False
+    if framework(a) == "torch" and dtype_name(a) == "uint32":
+        a = a.to(dtype=__import__("torch").int64)
+    return any_true(a[1:] < a[:-1])
+
+
 def isnan(a):
     if framework(a) == "cupy":
         import cupy

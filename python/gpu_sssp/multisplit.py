@@ -81,7 +81,7 @@ def _prepare(keys, num_buckets, bucket, lower, width, splitters, shift, num_bits
             s = dv.astype(splitters, name)
         if s.shape[0] != num_buckets - 1:
             raise ValueError(f"{num_buckets} buckets need {num_buckets - 1} splitters, not {s.shape[0]}")
-        if s.shape[0] > 1 and dv.any_true(s[1:] < s[:-1]):
+        if dv.decreasing_somewhere(s):
             raise ValueError("splitters must be sorted (non-decreasing)")
         keep = s
         p.update(splitters=dv.data_ptr(s) if s.shape[0] else 0, num_splitters=int(s.shape[0]))
