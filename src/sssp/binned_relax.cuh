@@ -1,7 +1,8 @@
 // Degree-binned relax: the alternative to the three-stage expansion of
-// relax.cuh (Merrill, Garland and Grimshaw, PPoPP 2012), selected with
-// SolverOptions::load_balance (LoadBalance::Binned, or Auto on graphs whose
-// arcs mostly leave high-degree vertices).
+// relax.cuh (Merrill, Garland and Grimshaw, PPoPP 2012), selected by the
+// plan's load balancer (ExecutionPlan::load_balance, plan.hpp):
+// LoadBalance::Binned, or Auto on graphs whose arcs mostly leave
+// high-degree vertices.
 //
 // A round is two passes over the frontier with a grid-wide barrier (or a
 // kernel boundary) between them:
