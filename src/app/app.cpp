@@ -972,7 +972,10 @@ int Runner<Weight>::run() {
   if (!o_.quiet && !o_.verbose) {
     BriefContext context;
     context.sources = describe_sources(o_, sources_, id_base, run_.graph.labels.get());
-    context.uses_delta = std::any_of(algorithms_.begin(), algorithms_.end(), uses_delta);
+    // A batched CPU strategy runs as the batched Dijkstra, which takes no delta.
+    context.uses_delta = std::any_of(algorithms_.begin(), algorithms_.end(), [&](Algorithm a) {
+      return uses_delta(a) && (runs_on_gpu(a) || !plan_.has(a));
+    });
     context.several_sources = sources_.size() > 1;
     out_ << format_brief_header(run_, o_, context);
     out_.flush();

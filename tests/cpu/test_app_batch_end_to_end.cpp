@@ -190,3 +190,16 @@ TEST_F(AppBatchEndToEnd, ManySourcesOnFewThreadsEqualDijkstra) {
 }
 
 }  // namespace
+
+// A CPU batch runs as the batched Dijkstra, which takes no delta: the short
+// report prints no delta line for it; one source at a time, delta-stepping
+// runs and the line is there.
+TEST_F(AppBatchEndToEnd, TheCpuBatchReportsNoDelta) {
+  auto r = run({"--source", "1,2,5"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(test_support::contains(r.out, "\ndelta ")) << r.out;
+  EXPECT_TRUE(test_support::contains(r.out, "dijkstra (batch)")) << r.out;
+  r = run({"--source", "1,2,5", "--batch", "1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(test_support::contains(r.out, "\ndelta ")) << r.out;
+}
