@@ -720,6 +720,23 @@ void write_cache(const std::string& path, Write write, ContractionInfo& info) {
   }
 }
 
+// Reads one cache file through `read` where it exists and says so in
+// info.cache; a refused file (InputError) is said and left to be rebuilt.
+// Returns whether it was read.
+template <class Read>
+bool read_cache(const std::string& path, Read read, ContractionInfo& info) {
+  if (path.empty() || !std::filesystem::exists(path)) return false;
+  const std::string sep = info.cache.empty() ? "" : "; ";
+  try {
+    read();
+    info.cache += sep + "read " + path;
+    return true;
+  } catch (const graph::InputError& e) {
+    info.cache += sep + graph::printable(e.what()) + "; rebuilt";
+    return false;
+  }
+}
+
 template <class Weight>
 std::string Runner<Weight>::graph_cache_file() const {
   return o_.use_cache && !o_.generated() && !o_.graph_from_stdin() ? graph::cache_path_for(o_.graph_path, o_.cache_path)
@@ -789,15 +806,8 @@ void Runner<Weight>::decide_contraction() {
     const std::string cache_file = contraction_cache_file();
     const auto start = Clock::now();
     std::optional<graph::ChainContraction> cached;
-    if (!cache_file.empty() && std::filesystem::exists(cache_file)) {
-      try {
-        cached = graph::io::read_contraction_cache(cache_file, g_);
-        info.from_cache = true;
-        info.cache = "read " + cache_file;
-      } catch (const graph::InputError& e) {
-        info.cache = graph::printable(e.what()) + "; rebuilt";
-      }
-    }
+    info.from_cache =
+        read_cache(cache_file, [&] { cached = graph::io::read_contraction_cache(cache_file, g_); }, info);
     const ContractionWorkload workload = contraction_workload();
     const ContractionForecast forecast = forecast_contraction(g_.num_vertices, g_.num_arcs(), workload);
     if (automatic && !cached && !forecast.pays()) {
@@ -836,15 +846,9 @@ void Runner<Weight>::decide_contraction() {
         const auto built = Clock::now();
         const std::string hierarchy_file =
             cache_file.empty() ? std::string() : graph::io::hierarchy_cache_path(graph_cache_file());
-        if (!hierarchy_file.empty() && std::filesystem::exists(hierarchy_file)) {
-          try {
-            hierarchy_ = graph::io::read_hierarchy_cache(hierarchy_file, g_, *contraction_);
-            info.hierarchy_from_cache = true;
-            info.cache += std::string(info.cache.empty() ? "" : "; ") + "read " + hierarchy_file;
-          } catch (const graph::InputError& e) {
-            info.cache += std::string(info.cache.empty() ? "" : "; ") + graph::printable(e.what()) + "; rebuilt";
-          }
-        }
+        info.hierarchy_from_cache = read_cache(
+            hierarchy_file, [&] { hierarchy_ = graph::io::read_hierarchy_cache(hierarchy_file, g_, *contraction_); },
+            info);
         if (!hierarchy_) {
           hierarchy_ = graph::build_hierarchy(contraction_->core);
           if (!hierarchy_file.empty())
