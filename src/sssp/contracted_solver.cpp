@@ -8,8 +8,8 @@
 
 #include "graph/hierarchy.hpp"
 #include "graph/reference.hpp"
-#include "sssp/cuda_check.cuh"
-#include "sssp/device_memory.cuh"
+#include "sssp/common/cuda_check.cuh"
+#include "sssp/common/device_memory.cuh"
 #include "sssp/read_off_arrays.hpp"
 
 namespace sssp {

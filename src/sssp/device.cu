@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "sssp/resident_block.cuh"
+#include "sssp/engine/resident_block.cuh"
 #include "sssp/solver.hpp"
 
 namespace sssp {

@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "graph/reference.hpp"
-#include "sssp/cuda_check.cuh"
-#include "sssp/device_memory.cuh"
+#include "sssp/common/cuda_check.cuh"
+#include "sssp/common/device_memory.cuh"
 #include "sssp/predecessors.cuh"
 #include "sssp/read_off.cuh"
 #include "sssp/read_off_arrays.hpp"
-#include "sssp/small_frontier.cuh"
+#include "sssp/engine/small_frontier.cuh"
 
 namespace sssp {
 namespace {

@@ -117,11 +117,11 @@ void resolve_resident(const GraphFacts& g, const DeviceFacts& d, const SolverOpt
   if (!resident_reads_graph(g, d, o)) return;
   if (!g.labels_pack) throw std::logic_error("sssp: make_plan: the resident rule needs GraphFacts::labels_pack");
   if (!*g.labels_pack) return;
-  const ResidentLayout layout = o.resident_shared_arcs && resident_fits(g, d, ResidentLayout::Arcs)
+  const ResidentLayout layout = o.overrides.resident_shared_arcs && resident_fits(g, d, ResidentLayout::Arcs)
                                     ? ResidentLayout::Arcs
                                 : resident_fits(g, d, ResidentLayout::Offsets) ? ResidentLayout::Offsets
                                                                                : ResidentLayout::Distances;
-  if (o.resident_any_shape) {
+  if (o.overrides.resident_any_shape) {
     plan.resident = true;
   } else {
     if (g.arcs == 0) return;  // no vertex with arcs to measure the shape from
@@ -136,8 +136,8 @@ void resolve_resident(const GraphFacts& g, const DeviceFacts& d, const SolverOpt
 std::string why_not_resident(const GraphFacts& g, const DeviceFacts& d, const SolverOptions& o,
                              const ExecutionPlan& plan) {
   if (plan.resident) return "";
-  if (!o.resident_block) return "resident_block is off";
-  if (!o.single_block_loop) return "it needs the single-block loop, which is off";
+  if (!o.overrides.resident_block) return "resident_block is off";
+  if (!o.overrides.single_block_loop) return "it needs the single-block loop, which is off";
   if (g.vertices == 0) return "the graph has no vertices";
   if (!resident_fits(g, d, ResidentLayout::Distances))
     return "the distances of " + std::to_string(g.vertices) + " vertices do not fit one block's " +
@@ -149,7 +149,7 @@ std::string why_not_resident(const GraphFacts& g, const DeviceFacts& d, const So
 }  // namespace
 
 bool resident_reads_graph(const GraphFacts& g, const DeviceFacts& d, const SolverOptions& o) {
-  return o.resident_block && o.single_block_loop && g.vertices != 0 && resident_fits(g, d, ResidentLayout::Distances);
+  return o.overrides.resident_block && o.overrides.single_block_loop && g.vertices != 0 && resident_fits(g, d, ResidentLayout::Distances);
 }
 
 ExecutionPlan make_plan(const GraphFacts& g, const DeviceFacts& d, const SolverOptions& o) {
@@ -157,9 +157,9 @@ ExecutionPlan make_plan(const GraphFacts& g, const DeviceFacts& d, const SolverO
   const std::uint64_t n = g.vertices, m = g.arcs;
   plan.vertex_ordering = resolve_ordering(g, o.vertex_ordering);
   resolve_load_balance(g, o.load_balance, plan);
-  plan.single_block_loop = o.single_block_loop;
-  plan.persistent_grid = o.persistent_grid;
-  plan.medium_grid = o.medium_grid;
+  plan.single_block_loop = o.overrides.single_block_loop;
+  plan.persistent_grid = o.overrides.persistent_grid;
+  plan.medium_grid = o.overrides.medium_grid;
 
   // The cluster loop, but not on small skewed graphs, and its local steps
   // not on skewed graphs of any size (solver.hpp; docs/TUNING.md, "Cluster
@@ -167,42 +167,46 @@ ExecutionPlan make_plan(const GraphFacts& g, const DeviceFacts& d, const SolverO
   plan.skewed = n > 0 && static_cast<double>(g.max_degree) >=
                              kClusterMaxSkew * static_cast<double>(m) / static_cast<double>(n);
   const bool small_skewed = plan.skewed && n < kClusterSkewMaxVertices;
-  plan.cluster_loop = o.cluster_loop && (o.cluster_any_shape || !small_skewed);
-  if (o.cluster_local_steps < -1 || o.cluster_local_steps > kClusterMaxLocalSteps)
+  plan.cluster_loop = o.overrides.cluster_loop && (o.overrides.cluster_any_shape || !small_skewed);
+  if (o.overrides.cluster_local_steps < -1 || o.overrides.cluster_local_steps > kClusterMaxLocalSteps)
     throw std::invalid_argument("sssp: cluster_local_steps must be -1 (the default) or 0 .. " +
                                 std::to_string(kClusterMaxLocalSteps) + ", got " +
-                                std::to_string(o.cluster_local_steps));
+                                std::to_string(o.overrides.cluster_local_steps));
   plan.cluster_local_steps = static_cast<std::uint32_t>(
-      o.cluster_local_steps >= 0 ? o.cluster_local_steps : (plan.skewed ? 0 : kClusterLocalSteps));
-  if (o.resident_local_steps < -1 || o.resident_local_steps > kResidentMaxLocalSteps)
+      o.overrides.cluster_local_steps >= 0 ? o.overrides.cluster_local_steps : (plan.skewed ? 0 : kClusterLocalSteps));
+  if (o.overrides.resident_local_steps < -1 || o.overrides.resident_local_steps > kResidentMaxLocalSteps)
     throw std::invalid_argument("sssp: resident_local_steps must be -1 (the default) or 0 .. " +
                                 std::to_string(kResidentMaxLocalSteps) + ", got " +
-                                std::to_string(o.resident_local_steps));
+                                std::to_string(o.overrides.resident_local_steps));
   // docs/TUNING.md, "Resident block: warp-local steps".
   plan.resident_local_steps =
-      static_cast<std::uint32_t>(o.resident_local_steps >= 0 ? o.resident_local_steps : kResidentLocalSteps);
-  if (o.block_split_max_items > detail::kBlockSplitMaxItems)
+      static_cast<std::uint32_t>(o.overrides.resident_local_steps >= 0 ? o.overrides.resident_local_steps : kResidentLocalSteps);
+  if (o.overrides.block_split_max_items > detail::kBlockSplitMaxItems)
     throw std::invalid_argument("sssp: block_split_max_items must be at most " +
                                 std::to_string(detail::kBlockSplitMaxItems) + ", got " +
-                                std::to_string(o.block_split_max_items));
-  if (o.narrow_max_arcs > detail::kNarrowMaxArcs)
+                                std::to_string(o.overrides.block_split_max_items));
+  if (o.overrides.narrow_max_arcs > detail::kNarrowMaxArcs)
     throw std::invalid_argument("sssp: narrow_max_arcs must be at most " + std::to_string(detail::kNarrowMaxArcs) +
-                                ", got " + std::to_string(o.narrow_max_arcs));
+                                ", got " + std::to_string(o.overrides.narrow_max_arcs));
   // Where the cluster takes local steps its cascades carry a wave further
   // per step than the single block's rounds, so the block hands over
   // sooner (solver.hpp, kNarrowMaxArcsBeforeCluster). Clusters need sm_90
   // (engine.cuh, cluster_blocks_for).
   const bool cascading_cluster =
       plan.single_block_loop && plan.cluster_loop && plan.cluster_local_steps > 0 && d.cc_major >= 9;
-  plan.narrow_max_arcs = o.narrow_max_arcs != 0 ? o.narrow_max_arcs
+  plan.narrow_max_arcs = o.overrides.narrow_max_arcs != 0 ? o.overrides.narrow_max_arcs
                          : cascading_cluster    ? kNarrowMaxArcsBeforeCluster
                                                 : detail::kNarrowMaxArcs;
   // Each batched source's block keeps the full arc limit (a source leaving
   // its block is finished on copies of the graph, which costs more than its
   // block's rounds; the single-source loop's lower default does not apply).
-  plan.batch_narrow_max_arcs = o.narrow_max_arcs != 0 ? o.narrow_max_arcs : detail::kNarrowMaxArcs;
-  if (o.wide_blocks_per_sm < 0)
-    throw std::invalid_argument("sssp: wide_blocks_per_sm must be >= 0, got " + std::to_string(o.wide_blocks_per_sm));
+  plan.batch_narrow_max_arcs = o.overrides.narrow_max_arcs != 0 ? o.overrides.narrow_max_arcs : detail::kNarrowMaxArcs;
+  if (o.overrides.wide_blocks_per_sm < 0)
+    throw std::invalid_argument("sssp: wide_blocks_per_sm must be >= 0, got " + std::to_string(o.overrides.wide_blocks_per_sm));
+  plan.wide_blocks_per_sm = o.overrides.wide_blocks_per_sm;
+  plan.block_split = o.overrides.block_split;
+  plan.grid_split = o.overrides.grid_split;
+  plan.block_split_max_items = o.overrides.block_split_max_items;
   resolve_resident(g, d, o, plan);
   plan.regimes = plan_regimes(plan, d);
 
@@ -221,18 +225,18 @@ ExecutionPlan make_plan(const GraphFacts& g, const DeviceFacts& d, const SolverO
                            " is not used by near-far solves without predecessors: they run whole in the resident "
                            "block");
   }
-  if (o.cluster_any_shape && o.cluster_loop && d.cc_major < 9)
+  if (o.overrides.cluster_any_shape && o.overrides.cluster_loop && d.cc_major < 9)
     plan.notes.push_back("cluster_any_shape: no cluster loop on this device (thread-block clusters need sm_90)");
-  if (o.cluster_local_steps >= 0 && !clusters)
-    plan.notes.push_back("cluster_local_steps " + std::to_string(o.cluster_local_steps) +
+  if (o.overrides.cluster_local_steps >= 0 && !clusters)
+    plan.notes.push_back("cluster_local_steps " + std::to_string(o.overrides.cluster_local_steps) +
                          " is not used: no cluster loop runs here");
-  if (o.resident_any_shape && !plan.resident)
+  if (o.overrides.resident_any_shape && !plan.resident)
     plan.notes.push_back("resident_any_shape: no resident block: " + why_not_resident(g, d, o, plan));
-  if (o.resident_local_steps >= 0 && !plan.resident)
-    plan.notes.push_back("resident_local_steps " + std::to_string(o.resident_local_steps) +
+  if (o.overrides.resident_local_steps >= 0 && !plan.resident)
+    plan.notes.push_back("resident_local_steps " + std::to_string(o.overrides.resident_local_steps) +
                          " is not used: no resident block (" + why_not_resident(g, d, o, plan) + ")");
-  if (o.narrow_max_arcs != 0 && !plan.single_block_loop)
-    plan.notes.push_back("narrow_max_arcs " + std::to_string(o.narrow_max_arcs) +
+  if (o.overrides.narrow_max_arcs != 0 && !plan.single_block_loop)
+    plan.notes.push_back("narrow_max_arcs " + std::to_string(o.overrides.narrow_max_arcs) +
                          " is not used: the single-block loop is off");
   return plan;
 }

@@ -2,7 +2,7 @@
 // balancer, regimes and resident layout a GpuSolver uses for a graph on a
 // device under the user's options. make_plan is plain C++ (no CUDA): it
 // reads facts the solver measured and returns an ExecutionPlan, which the
-// solver then follows (solver_impl.cuh) and reports (GpuSolver::plan()).
+// solver then follows (device_graph.cuh, single_solve.cuh, batch_solve.cuh) and reports (GpuSolver::plan()).
 // What stays on the device side: the launch shapes that depend on a
 // kernel's occupancy (engine.cuh's cluster_blocks_for and pause_grid_blocks,
 // small_frontier.cuh's wide_plan) and the per-solve choices that read the
@@ -160,6 +160,15 @@ struct ExecutionPlan {
   // (SolverOptions::persistent_grid, medium_grid).
   bool persistent_grid = true;
   bool medium_grid = true;
+  // Blocks per SM of the persistent grid at most (0: as many as fit).
+  int wide_blocks_per_sm = 0;
+  // Bucket-multisplit's full splits on the device: piles of up to
+  // block_split_max_items (0: kBlockSplitMaxItems) in one block, larger ones
+  // in a cooperative grid (grid_split; it also needs the persistent grid);
+  // without block_split every full split waits for the host.
+  bool block_split = true;
+  bool grid_split = true;
+  std::uint32_t block_split_max_items = 0;
   // Near-far solves without predecessors run whole in the resident block,
   // with `resident_layout` in shared memory (meaningful where resident),
   // its warps taking up to resident_local_steps local steps.

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "graph/contraction.hpp"
-#include "sssp/device_memory.cuh"
+#include "sssp/common/device_memory.cuh"
 
 namespace sssp::detail {
 

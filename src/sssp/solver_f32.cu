@@ -1,5 +1,5 @@
 // GpuSolver for float weights: float distances packed with the predecessor.
-#include "sssp/solver_impl.cuh"
+#include "sssp/gpu_solver.cuh"
 
 namespace sssp {
 template class GpuSolver<float>;

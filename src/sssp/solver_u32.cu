@@ -1,6 +1,6 @@
 // GpuSolver for integer weights: packed 32-bit distances when every simple
 // path fits below 2^32 - 1, 64-bit distances otherwise (labels.cuh).
-#include "sssp/solver_impl.cuh"
+#include "sssp/gpu_solver.cuh"
 
 namespace sssp {
 template class GpuSolver<std::uint32_t>;

@@ -27,10 +27,10 @@
 
 #include "graph/csr.hpp"
 #include "graph/vertex_order.hpp"
-#include "sssp/bucketing.cuh"
-#include "sssp/cuda_check.cuh"
-#include "sssp/device_memory.cuh"
-#include "sssp/labels.cuh"
+#include "sssp/common/cuda_check.cuh"
+#include "sssp/common/device_memory.cuh"
+#include "sssp/common/grid.cuh"
+#include "sssp/common/labels.cuh"
 #include "sssp/solver.hpp"
 
 namespace sssp::detail {

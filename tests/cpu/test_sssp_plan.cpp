@@ -108,7 +108,7 @@ TEST(MakePlan, RoadOnA100DoesNotFitTheResidentBlock) {
 
 TEST(MakePlan, RoadResidentOptions) {
   SolverOptions off;
-  off.resident_block = false;
+  off.overrides.resident_block = false;
   EXPECT_FALSE(sssp::resident_reads_graph(road_de(), h200(), off));
   const ExecutionPlan p = sssp::make_plan(facts(49'109, 119'520, 8, 0), h200(), off);
   EXPECT_FALSE(p.resident);
@@ -116,7 +116,7 @@ TEST(MakePlan, RoadResidentOptions) {
   EXPECT_TRUE(p.notes.empty());
 
   SolverOptions no_block = SolverOptions{};
-  no_block.single_block_loop = false;
+  no_block.overrides.single_block_loop = false;
   const ExecutionPlan q = sssp::make_plan(facts(49'109, 119'520, 8, 0), h200(), no_block);
   EXPECT_FALSE(q.resident);
   EXPECT_FALSE(q.single_block_loop);
@@ -133,10 +133,10 @@ TEST(MakePlan, RoadResidentOptions) {
   EXPECT_FALSE(sssp::make_plan(shallow, h200(), SolverOptions{}).resident);
 
   SolverOptions steps;
-  steps.resident_local_steps = 0;
+  steps.overrides.resident_local_steps = 0;
   EXPECT_EQ(sssp::make_plan(road_de(), h200(), steps).resident_local_steps, 0u);
   EXPECT_TRUE(sssp::make_plan(road_de(), h200(), steps).notes.empty());
-  steps.resident_local_steps = 64;
+  steps.overrides.resident_local_steps = 64;
   EXPECT_EQ(sssp::make_plan(road_de(), h200(), steps).resident_local_steps, 64u);
   const ExecutionPlan unused = sssp::make_plan(facts(49'109, 119'520, 8, 0), a100(), steps);
   ASSERT_EQ(unused.notes.size(), 1u);
@@ -152,7 +152,7 @@ TEST(MakePlan, TheResidentRuleRefusesFactsItNeedsAndWasNotGiven) {
   g.shape.reset();
   EXPECT_THROW(sssp::make_plan(g, h200(), SolverOptions{}), std::logic_error);
   SolverOptions any;
-  any.resident_any_shape = true;
+  any.overrides.resident_any_shape = true;
   EXPECT_TRUE(sssp::make_plan(g, h200(), any).resident);  // any shape: the shape is not read
 }
 
@@ -189,7 +189,7 @@ TEST(MakePlan, RoadCoresKeepWhatFitsInSharedMemory) {
     EXPECT_EQ(s.resident_layout, ResidentLayout::Arcs);
 
     SolverOptions no_arcs;
-    no_arcs.resident_shared_arcs = false;
+    no_arcs.overrides.resident_shared_arcs = false;
     const ExecutionPlan o = sssp::make_plan(small_core(), d, no_arcs);
     EXPECT_TRUE(o.resident);
     EXPECT_EQ(o.resident_layout, ResidentLayout::Offsets);
@@ -250,7 +250,7 @@ TEST(MakePlan, RmatIsRenumberedAndItsClusterTakesNoLocalSteps) {
   input.vertex_ordering = VertexOrdering::Input;
   EXPECT_EQ(sssp::make_plan(rmat20(), h200(), input).vertex_ordering, VertexOrdering::Input);
   SolverOptions steps;
-  steps.cluster_local_steps = 32;
+  steps.overrides.cluster_local_steps = 32;
   const ExecutionPlan s = sssp::make_plan(rmat20(), h200(), steps);
   EXPECT_EQ(s.cluster_local_steps, 32u);
   EXPECT_EQ(s.narrow_max_arcs, 1024u);
@@ -273,7 +273,7 @@ TEST(MakePlan, ARequestedBalancerIsNotedWhereItsRegimesIgnoreIt) {
   ASSERT_EQ(p80.notes.size(), 1u);
   EXPECT_EQ(p80.notes[0].find("cluster"), std::string::npos) << p80.notes[0];
   // Every round on the grid: the balancer runs them all.
-  binned.single_block_loop = false;
+  binned.overrides.single_block_loop = false;
   EXPECT_TRUE(sssp::make_plan(rmat20(), h200(), binned).notes.empty());
 
   // On a road the resident block takes near-far solves without predecessors too.
@@ -324,7 +324,7 @@ TEST(MakePlan, Meshes) {
   // Any shape: offsets fit on sm_90 (4 x (20,000 + 625 + 6,144 + 20,001) +
   // 1,464 = 188,544), only the distances on sm_80.
   SolverOptions any;
-  any.resident_any_shape = true;
+  any.overrides.resident_any_shape = true;
   const ExecutionPlan p90 = sssp::make_plan(small, h200(), any);
   EXPECT_TRUE(p90.resident);
   EXPECT_EQ(p90.resident_layout, ResidentLayout::Offsets);
@@ -362,7 +362,7 @@ TEST(MakePlan, SmallSocialGraphsSkipTheClusterLoop) {
     EXPECT_TRUE(p.notes.empty());
   }
   SolverOptions any;
-  any.cluster_any_shape = true;
+  any.overrides.cluster_any_shape = true;
   const ExecutionPlan p90 = sssp::make_plan(social(), h200(), any);
   EXPECT_TRUE(p90.cluster_loop);
   EXPECT_EQ(p90.cluster_local_steps, 0u);
@@ -376,7 +376,7 @@ TEST(MakePlan, SmallSocialGraphsSkipTheClusterLoop) {
 
 TEST(MakePlan, OptionRangesAndArcLimits) {
   SolverOptions o;
-  o.narrow_max_arcs = 512;
+  o.overrides.narrow_max_arcs = 512;
   const ExecutionPlan p = sssp::make_plan(road_de(), h200(), o);
   EXPECT_EQ(p.narrow_max_arcs, 512u);
   EXPECT_EQ(p.batch_narrow_max_arcs, 512u);
@@ -385,12 +385,12 @@ TEST(MakePlan, OptionRangesAndArcLimits) {
     set(bad);
     EXPECT_THROW(sssp::make_plan(road_de(), h200(), bad), std::invalid_argument);
   };
-  throws([](SolverOptions& b) { b.narrow_max_arcs = 8193; });
-  throws([](SolverOptions& b) { b.cluster_local_steps = 1025; });
-  throws([](SolverOptions& b) { b.cluster_local_steps = -2; });
-  throws([](SolverOptions& b) { b.resident_local_steps = 1025; });
-  throws([](SolverOptions& b) { b.block_split_max_items = 16385; });
-  throws([](SolverOptions& b) { b.wide_blocks_per_sm = -1; });
+  throws([](SolverOptions& b) { b.overrides.narrow_max_arcs = 8193; });
+  throws([](SolverOptions& b) { b.overrides.cluster_local_steps = 1025; });
+  throws([](SolverOptions& b) { b.overrides.cluster_local_steps = -2; });
+  throws([](SolverOptions& b) { b.overrides.resident_local_steps = 1025; });
+  throws([](SolverOptions& b) { b.overrides.block_split_max_items = 16385; });
+  throws([](SolverOptions& b) { b.overrides.wide_blocks_per_sm = -1; });
 }
 
 TEST(MakePlan, AnEmptyGraph) {
@@ -420,13 +420,13 @@ TEST(PlanRegimes, FollowTheDevicesAndTheOptions) {
   EXPECT_EQ(sssp::make_plan(social(), h200(), SolverOptions{}).regimes,
             (Regimes{Regime::Narrow, Regime::Medium, Regime::Full}));
   SolverOptions no_block;
-  no_block.single_block_loop = false;
+  no_block.overrides.single_block_loop = false;
   EXPECT_EQ(sssp::make_plan(rmat20(), h200(), no_block).regimes, (Regimes{Regime::Medium, Regime::Full}));
   SolverOptions launches;
-  launches.persistent_grid = false;
+  launches.overrides.persistent_grid = false;
   EXPECT_EQ(sssp::make_plan(rmat20(), a100(), launches).regimes, (Regimes{Regime::Narrow, Regime::Full}));
   SolverOptions no_medium;
-  no_medium.medium_grid = false;
+  no_medium.overrides.medium_grid = false;
   EXPECT_EQ(sssp::make_plan(rmat20(), a100(), no_medium).regimes, (Regimes{Regime::Narrow, Regime::Full}));
 }
 

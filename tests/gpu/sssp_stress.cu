@@ -631,19 +631,19 @@ sssp::SolverOptions plan_options(const Plan& plan, bool predecessors) {
   options.delta = plan.delta;
   options.buckets = plan.buckets;
   options.predecessors = predecessors;
-  options.narrow_max_arcs = plan.narrow_max_arcs;
-  options.persistent_grid = plan.persistent_grid;
-  options.medium_grid = plan.medium_grid;
-  options.block_split = plan.block_split;
-  options.cluster_loop = plan.cluster_loop;
-  options.grid_split = plan.grid_split;
-  options.block_split_max_items = plan.block_split_max_items;
+  options.overrides.narrow_max_arcs = plan.narrow_max_arcs;
+  options.overrides.persistent_grid = plan.persistent_grid;
+  options.overrides.medium_grid = plan.medium_grid;
+  options.overrides.block_split = plan.block_split;
+  options.overrides.cluster_loop = plan.cluster_loop;
+  options.overrides.grid_split = plan.grid_split;
+  options.overrides.block_split_max_items = plan.block_split_max_items;
   options.vertex_ordering = plan.vertex_ordering;
-  options.cluster_any_shape = plan.cluster_any_shape;
-  options.cluster_local_steps = plan.cluster_local_steps;
-  options.resident_local_steps = plan.resident_local_steps;
-  options.resident_block = plan.resident_block;
-  options.resident_any_shape = plan.resident_any_shape;
+  options.overrides.cluster_any_shape = plan.cluster_any_shape;
+  options.overrides.cluster_local_steps = plan.cluster_local_steps;
+  options.overrides.resident_local_steps = plan.resident_local_steps;
+  options.overrides.resident_block = plan.resident_block;
+  options.overrides.resident_any_shape = plan.resident_any_shape;
   return options;
 }
 
@@ -673,7 +673,7 @@ int check_config(const graph::Csr<Weight>& g, const Plan& plan, const RelaxConfi
                  const std::vector<std::vector<graph::distance_t<Weight>>>& reference) {
   sssp::SolverOptions options = plan_options(plan, predecessors);
   options.load_balance = config.balance;
-  options.single_block_loop = config.single_block_loop;
+  options.overrides.single_block_loop = config.single_block_loop;
 
   std::unique_ptr<sssp::GpuSolver<Weight>> solver;
   try {

@@ -14,8 +14,8 @@
 #include <iostream>
 
 #include "gpu_test_support.cuh"
-#include "sssp/far_pile.cuh"
-#include "sssp/relax.cuh"
+#include "sssp/policies/far_pile.cuh"
+#include "sssp/balance/relax.cuh"
 
 namespace {
 

@@ -79,7 +79,7 @@ TEST(SsspBatch, RoadLikeGridsStayInTheirBlocks) {
   // (the batched launch itself must be right, not only the fallback; the
   // resident block, which would take a chain-like graph, is tested below).
   sssp::SolverOptions small_blocks;
-  small_blocks.resident_block = false;
+  small_blocks.overrides.resident_block = false;
   for (const auto strategy : {sssp::Strategy::NearFar, sssp::Strategy::BellmanFord})
     EXPECT_EQ(expect_batch_exact(g, sources, small_blocks, strategy, "grid 40x60"), 0u) << sssp::to_string(strategy);
   // Sixty sources: block b reads state slot b, past the first page of slots.
@@ -98,11 +98,11 @@ TEST(SsspBatch, ResidentSolvesOneBlockPerSource) {
   auto sources = random_sources(g.num_vertices, 300, 31);
   sources.push_back(sources[7]);
   sssp::SolverOptions resident;
-  resident.resident_any_shape = true;
+  resident.overrides.resident_any_shape = true;
   sssp::SolverOptions offsets_only = resident;
-  offsets_only.resident_shared_arcs = false;
+  offsets_only.overrides.resident_shared_arcs = false;
   sssp::SolverOptions one_hop = resident;
-  one_hop.resident_local_steps = 0;
+  one_hop.overrides.resident_local_steps = 0;
   for (const auto& [options, what] : {std::pair{resident, "grid 40x60, resident"},
                                       std::pair{offsets_only, "grid 40x60, resident, arcs in L2"},
                                       std::pair{one_hop, "grid 40x60, resident, no local steps"}}) {
@@ -112,9 +112,9 @@ TEST(SsspBatch, ResidentSolvesOneBlockPerSource) {
     const sssp::ExecutionPlan& plan = solver.plan();
     EXPECT_TRUE(plan.resident) << what;
     EXPECT_EQ(plan.resident_layout,
-              options.resident_shared_arcs ? sssp::ResidentLayout::Arcs : sssp::ResidentLayout::Offsets)
+              options.overrides.resident_shared_arcs ? sssp::ResidentLayout::Arcs : sssp::ResidentLayout::Offsets)
         << what;
-    EXPECT_EQ(plan.resident_local_steps, options.resident_local_steps == 0 ? 0u : 16u) << what;
+    EXPECT_EQ(plan.resident_local_steps, options.overrides.resident_local_steps == 0 ? 0u : 16u) << what;
     EXPECT_EQ(expect_batch_exact(solver, g, sources, sssp::Strategy::NearFar, what).resident, sources.size()) << what;
     // Fewer sources after more: rows and slots of the call before are not read.
     const std::vector<graph::vertex_id> three(sources.begin() + 10, sources.begin() + 13);
@@ -168,9 +168,9 @@ TEST(SsspBatch, SourcesThatOutgrowTheirBlockAreSolvedTogether) {
   for (const auto strategy : {sssp::Strategy::NearFar, sssp::Strategy::BellmanFord}) {
     const std::string name = sssp::to_string(strategy);
     sssp::SolverOptions few_arcs;
-    few_arcs.narrow_max_arcs = 64;  // hand over early: every source with out-arcs outgrows its block
+    few_arcs.overrides.narrow_max_arcs = 64;  // hand over early: every source with out-arcs outgrows its block
     sssp::SolverOptions per_step;
-    per_step.persistent_grid = false;
+    per_step.overrides.persistent_grid = false;
     for (const auto& [options, what] : {std::pair{sssp::SolverOptions{}, "rmat:13:16"},
                                         std::pair{few_arcs, "rmat:13:16, narrow_max_arcs 64"},
                                         std::pair{per_step, "rmat:13:16, per-step launches"}}) {
@@ -192,7 +192,7 @@ TEST(SsspBatch, CopiesTogetherAreLimitedByMemory) {
   const auto g = generated("rmat:13:16", 7);
   const auto sources = rmat_sources(g);
   sssp::SolverOptions few_arcs;
-  few_arcs.narrow_max_arcs = 64;
+  few_arcs.overrides.narrow_max_arcs = 64;
   const std::uint64_t solver_bytes = sssp::GpuSolver<std::uint32_t>(g, few_arcs).device_bytes();
   const std::uint64_t headroom = 64ull << 20;
   // A launch's arrays for every source (as solve_batch sizes them), then
@@ -242,7 +242,7 @@ TEST(SsspBatch, FloatWeightsAndOneSource) {
   for (const auto w : gi.weights) g.weights.push_back(static_cast<float>(w) / 7.0f);
   EXPECT_EQ(expect_batch_exact(g, {3}, sssp::SolverOptions{}, sssp::Strategy::NearFar, "float grid, one source"), 0u);
   sssp::SolverOptions resident;
-  resident.resident_any_shape = true;
+  resident.overrides.resident_any_shape = true;
   sssp::GpuSolver<float> resident_solver(g, resident);
   EXPECT_EQ(expect_batch_exact(resident_solver, g, random_sources(g.num_vertices, 40, 41), sssp::Strategy::NearFar,
                                "float grid, resident")

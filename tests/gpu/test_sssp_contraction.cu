@@ -94,10 +94,10 @@ TEST(SsspContraction, RegimesAndDeltas) {
   spec.trees = 200;
   const graph::IntCsr g = test_support::road_like(spec, 77);
   sssp::SolverOptions grid_only;
-  grid_only.single_block_loop = false;
+  grid_only.overrides.single_block_loop = false;
   expect_exact(g, "grid only", grid_only, 6, 1.0);
   sssp::SolverOptions small_narrow;
-  small_narrow.narrow_max_arcs = 64;  // many hand-overs between the regimes
+  small_narrow.overrides.narrow_max_arcs = 64;  // many hand-overs between the regimes
   expect_exact(g, "narrow arcs 64", small_narrow, 6, 1.0);
   expect_exact(g, "tiny delta", {}, 6, 1e-3);
   expect_exact(g, "huge delta", {}, 6, 1e3);

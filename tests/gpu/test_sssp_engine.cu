@@ -11,7 +11,7 @@
 
 #include "gpu_test_support.cuh"
 #include "graph/generators.hpp"
-#include "sssp/solver_impl.cuh"
+#include "sssp/single_solve.cuh"
 
 namespace {
 
@@ -50,7 +50,7 @@ struct EndlessPolicy {
 std::string run_endless(const sssp::SolverOptions& options) {
   const graph::IntCsr g = graph::generate(graph::GeneratorSpec::parse("grid:16:16"),
                                           graph::WeightRule::parse("random:1:10", 7), 7);
-  SolverImpl<std::uint32_t> impl(g, options);
+  DeviceGraph<std::uint32_t> impl(g, options);
   Workspace<std::uint32_t>& ws = impl.ws;
   ws.track_pred = false;
   init_labels<TestCodec><<<4, 256, 0, ws.stream>>>(ws.labels, ws.num_vertices, 0);
@@ -81,8 +81,8 @@ TEST(EngineWatchdog, StopsALoopWithoutProgressInEveryRegimeAndBalancer) {
     for (const auto balance :
          {sssp::LoadBalance::ThreeStage, sssp::LoadBalance::Binned, sssp::LoadBalance::MergePath}) {
       sssp::SolverOptions options;
-      options.single_block_loop = regime.single_block_loop;
-      options.persistent_grid = regime.persistent_grid;
+      options.overrides.single_block_loop = regime.single_block_loop;
+      options.overrides.persistent_grid = regime.persistent_grid;
       options.load_balance = balance;
       const std::string error = run_endless(options);
       EXPECT_NE(error.find("watchdog"), std::string::npos)

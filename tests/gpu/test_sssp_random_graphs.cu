@@ -24,7 +24,7 @@
 #include "graph/reference.hpp"
 #include "graph/verify.hpp"
 #include "sssp/auto_strategy.hpp"
-#include "sssp/merge_path_relax.cuh"
+#include "sssp/balance/merge_path_relax.cuh"
 #include "sssp/solver.hpp"
 #include "sssp/tree_check.hpp"
 #include "road_like_graph.hpp"
@@ -114,13 +114,13 @@ void check_all(const Csr<Weight>& g, const std::vector<vertex_id>& sources, cons
       opts.buckets = c.buckets;
       opts.predecessors = with_pred;
       opts.load_balance = mode.load_balance;
-      opts.single_block_loop = mode.single_block_loop;
-      opts.persistent_grid = c.persistent_grid;
-      opts.narrow_max_arcs = c.narrow_max_arcs;
-      opts.medium_grid = c.medium_grid;
-      opts.cluster_loop = c.cluster_loop;
-      opts.cluster_local_steps = c.cluster_local_steps;
-      opts.resident_any_shape = c.resident_any_shape;
+      opts.overrides.single_block_loop = mode.single_block_loop;
+      opts.overrides.persistent_grid = c.persistent_grid;
+      opts.overrides.narrow_max_arcs = c.narrow_max_arcs;
+      opts.overrides.medium_grid = c.medium_grid;
+      opts.overrides.cluster_loop = c.cluster_loop;
+      opts.overrides.cluster_local_steps = c.cluster_local_steps;
+      opts.overrides.resident_any_shape = c.resident_any_shape;
       sssp::GpuSolver<Weight> solver(g, opts);
       EXPECT_EQ(solver.load_balance(), mode.load_balance) << name;
       for (const vertex_id s : sources) {
@@ -319,10 +319,10 @@ TEST(SsspRandomGraphs, ResidentBlock) {
   off.predecessors = true;
   EXPECT_FALSE(resident_of(g_chain, off, sssp::Strategy::NearFar)) << "with predecessors";
   off = defaults;
-  off.resident_block = false;
+  off.overrides.resident_block = false;
   EXPECT_FALSE(resident_of(g_chain, off, sssp::Strategy::NearFar)) << "resident_block off";
   off = defaults;
-  off.single_block_loop = false;
+  off.overrides.single_block_loop = false;
   EXPECT_FALSE(resident_of(g_chain, off, sssp::Strategy::NearFar)) << "single_block_loop off";
   EXPECT_FALSE(resident_of(generated("grid:40:60", "random:1:1000", 11), defaults, sssp::Strategy::NearFar))
       << "a grid (mean out-degree 3.9) is not chain-like";
@@ -448,8 +448,8 @@ TEST(SsspRandomGraphs, ClusterRegime) {
   const auto g = generated("grid:300:300", "random:1:1000", 54);
   for (const bool cluster : {true, false}) {
     sssp::SolverOptions opts;
-    opts.narrow_max_arcs = 256;
-    opts.cluster_loop = cluster;
+    opts.overrides.narrow_max_arcs = 256;
+    opts.overrides.cluster_loop = cluster;
     const auto got = exact_near_far(g, opts, "grid:300:300");
     if (cluster && major >= 9) {
       EXPECT_GT(got.rounds_cluster, 0u) << "the cluster regime took no round on sm_" << major;
@@ -463,7 +463,7 @@ TEST(SsspRandomGraphs, ClusterRegime) {
   for (const bool any_shape : {false, true}) {
     sssp::SolverOptions opts;
     opts.delta = graph::auto_delta(skewed);
-    opts.cluster_any_shape = any_shape;
+    opts.overrides.cluster_any_shape = any_shape;
     sssp::GpuSolver<std::uint32_t> solver(skewed, opts);
     for (const auto strategy : sssp::all_strategies()) {
       const auto got = solver.solve(0, strategy);
@@ -510,8 +510,8 @@ TEST(SsspRandomGraphs, ClusterLocalSteps) {
   std::uint64_t rounds[3] = {0, 0, 0};
   for (const int steps : {0, 1, 2}) {
     sssp::SolverOptions opts;
-    opts.narrow_max_arcs = 256;
-    opts.cluster_local_steps = steps;
+    opts.overrides.narrow_max_arcs = 256;
+    opts.overrides.cluster_local_steps = steps;
     const auto got = exact_near_far(g, opts, "grid:300:300");
     rounds[steps] = got.rounds_cluster;
     // The reported local steps: none without them, at most `steps` per
@@ -528,7 +528,7 @@ TEST(SsspRandomGraphs, ClusterLocalSteps) {
   // default, and stays in the block without local steps.
   for (const int steps : {-1, 0}) {
     sssp::SolverOptions opts;
-    opts.cluster_local_steps = steps;
+    opts.overrides.cluster_local_steps = steps;
     const auto got = exact_near_far(g, opts, "grid:300:300 default narrow limit");
     if (steps < 0) {
       EXPECT_GT(got.rounds_cluster, 0u) << "the default narrow limit kept every round in the block";
@@ -540,7 +540,7 @@ TEST(SsspRandomGraphs, ClusterLocalSteps) {
   sssp::SolverOptions bad;
   bad.delta = 1;
   for (const int steps : {-2, sssp::kClusterMaxLocalSteps + 1}) {
-    bad.cluster_local_steps = steps;
+    bad.overrides.cluster_local_steps = steps;
     EXPECT_THROW(sssp::GpuSolver<std::uint32_t>(g, bad), std::invalid_argument) << steps;
   }
 }
@@ -571,9 +571,9 @@ TEST(SsspRandomGraphs, ResidentLocalSteps) {
       for (const double delta : {automatic, automatic * 0.01, 1e12}) {
         for (const bool allow_shared_arcs : {true, false}) {
           sssp::SolverOptions opts;
-          opts.resident_any_shape = true;
-          opts.resident_local_steps = steps;
-          opts.resident_shared_arcs = allow_shared_arcs;
+          opts.overrides.resident_any_shape = true;
+          opts.overrides.resident_local_steps = steps;
+          opts.overrides.resident_shared_arcs = allow_shared_arcs;
           opts.delta = delta;
           sssp::GpuSolver<Weight> solver(g, opts);
           for (const vertex_id s : sources) {
@@ -608,7 +608,7 @@ TEST(SsspRandomGraphs, ResidentLocalSteps) {
   std::uint64_t block_steps[2] = {0, 0};
   for (const int steps : {0, 8}) {
     sssp::SolverOptions opts;
-    opts.resident_local_steps = steps;
+    opts.overrides.resident_local_steps = steps;
     const auto got = exact_near_far(chain, opts, "chain, local steps " + std::to_string(steps));
     ASSERT_TRUE(got.resident);
     block_steps[steps ? 1 : 0] = got.rounds_narrow;
@@ -619,7 +619,7 @@ TEST(SsspRandomGraphs, ResidentLocalSteps) {
   sssp::SolverOptions bad;
   bad.delta = 1;
   for (const int steps : {-2, sssp::kResidentMaxLocalSteps + 1}) {
-    bad.resident_local_steps = steps;
+    bad.overrides.resident_local_steps = steps;
     EXPECT_THROW(sssp::GpuSolver<std::uint32_t>(chain, bad), std::invalid_argument) << steps;
   }
 }
@@ -636,7 +636,7 @@ TEST(SsspRandomGraphs, BlockSplits) {
         sssp::SolverOptions opts;
         opts.delta = graph::auto_delta(small) / divisor;
         opts.buckets = buckets;
-        opts.block_split = block;
+        opts.overrides.block_split = block;
         const std::string what = std::string(block ? "block" : "host") + " splits, B " + std::to_string(buckets) +
                                  ", delta auto/" + std::to_string(divisor);
         sssp::GpuSolver<std::uint32_t> solver(small, opts);
@@ -668,7 +668,7 @@ TEST(SsspRandomGraphs, BlockSplits) {
   for (const bool grid : {true, false}) {
     sssp::SolverOptions opts;
     opts.delta = graph::auto_delta(wide) / 16;
-    opts.grid_split = grid;
+    opts.overrides.grid_split = grid;
     sssp::GpuSolver<std::uint32_t> solver(wide, opts);
     const auto got = solver.solve(5, sssp::Strategy::BucketMultisplit);
     const std::string what = grid ? "urand:300000:8, grid splits" : "urand:300000:8, host splits";
@@ -734,7 +734,7 @@ TEST(SsspRandomGraphs, GridSplits) {
     for (const double divisor : {64.0, 8.0}) {
       sssp::SolverOptions opts;
       opts.buckets = buckets;
-      opts.block_split_max_items = 1;
+      opts.overrides.block_split_max_items = 1;
       const std::string what = "B " + std::to_string(buckets) + ", delta auto/" + std::to_string(divisor);
       opts.delta = graph::auto_delta(g) / divisor;
       sssp::GpuSolver<std::uint32_t> solver(g, opts);
@@ -767,8 +767,8 @@ TEST(SsspRandomGraphs, ManyRegimeTransitions) {
   sssp::SolverOptions opts;
   const auto g = generated("grid:60:60", "random:1:100", 24);
   opts.delta = graph::auto_delta(g);
-  opts.narrow_max_arcs = 64;
-  opts.cluster_local_steps = 0;
+  opts.overrides.narrow_max_arcs = 64;
+  opts.overrides.cluster_local_steps = 0;
   sssp::GpuSolver<std::uint32_t> solver(g, opts);
   for (const sssp::Strategy strategy : sssp::all_strategies()) {
     const auto got = solver.solve(0, strategy);
@@ -818,7 +818,7 @@ TEST(SsspSolver, LoadBalanceChoice) {
   opts.load_balance = sssp::LoadBalance::ThreeStage;
   EXPECT_EQ(sssp::GpuSolver<std::uint32_t>(grid, opts).load_balance(), sssp::LoadBalance::ThreeStage);
   // The narrow loop's arc limit is checked before anything is allocated.
-  opts.narrow_max_arcs = 8193;
+  opts.overrides.narrow_max_arcs = 8193;
   EXPECT_THROW(sssp::GpuSolver<std::uint32_t>(grid, opts), std::invalid_argument);
 }
 

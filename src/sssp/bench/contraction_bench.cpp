@@ -209,7 +209,7 @@ nlohmann::json bench(const std::string& name, const graph::IntCsr& g, const Args
 
   sssp::SolverOptions opts;
   opts.delta = plain_deltas.front();
-  opts.resident_local_steps = a.resident_local_steps;
+  opts.overrides.resident_local_steps = a.resident_local_steps;
   sssp::GpuSolver<std::uint32_t> plain(g, opts);
   sssp::ContractedGpuSolver contracted(g, c, opts);
   Best best_gpu_contracted;

@@ -47,10 +47,10 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "sssp/engine.cuh"
-#include "sssp/labels.cuh"
+#include "sssp/engine/engine.cuh"
+#include "sssp/common/labels.cuh"
 #include "sssp/plan.hpp"
-#include "sssp/relax.cuh"
+#include "sssp/balance/relax.cuh"
 
 namespace sssp::detail {
 

@@ -21,7 +21,7 @@
 
 #include <cstdint>
 
-#include "sssp/labels.cuh"
+#include "sssp/common/labels.cuh"
 
 namespace sssp::detail {
 

@@ -64,12 +64,12 @@
 #include <tuple>
 #include <vector>
 
-#include "sssp/balance.cuh"
-#include "sssp/cuda_check.cuh"
-#include "sssp/narrow_relax.cuh"
-#include "sssp/relax.cuh"
-#include "sssp/small_frontier.cuh"
-#include "sssp/workspace.cuh"
+#include "sssp/balance/balance.cuh"
+#include "sssp/common/cuda_check.cuh"
+#include "sssp/engine/narrow_relax.cuh"
+#include "sssp/balance/relax.cuh"
+#include "sssp/engine/small_frontier.cuh"
+#include "sssp/engine/workspace.cuh"
 
 namespace sssp::detail {
 
@@ -821,13 +821,14 @@ int pause_grid_blocks(const Workspace<typename Policy::Weight>& ws) {
 
 // What a finished loop counted, from its state as read back.
 template <class Policy>
-StrategyStats loop_stats(const typename Policy::State& s) {
-  StrategyStats stats;
+SolveCounters loop_stats(const typename Policy::State& s) {
+  SolveCounters stats;
   stats.relaxations = s.loop.relaxations;
   stats.iterations = s.loop.iterations;
   stats.rounds_narrow = s.loop.narrow_rounds;
   stats.rounds_cluster = s.loop.cluster_rounds;
-  stats.cluster_steps = s.loop.cluster_steps;
+  stats.rounds_wide = s.loop.iterations - s.loop.narrow_rounds - s.loop.cluster_rounds;
+  stats.cluster_local_steps = s.loop.cluster_steps;
   stats.buckets_processed = Policy::phase_count(&s);
   return stats;
 }
@@ -835,7 +836,7 @@ StrategyStats loop_stats(const typename Policy::State& s) {
 // Runs the device loop from the state in ws.state (uploaded, or left there
 // by an earlier kernel) until the end; `pause` as for run_engine.
 template <class Policy, class Balance, class Pause>
-StrategyStats continue_engine(const Workspace<typename Policy::Weight>& ws, Pause pause) {
+SolveCounters continue_engine(const Workspace<typename Policy::Weight>& ws, Pause pause) {
   using State = typename Policy::State;
   auto* d_state = static_cast<State*>(ws.state);
   auto* h_state = static_cast<State*>(ws.host_state);
@@ -938,7 +939,7 @@ struct FirstFrontier {
 // state's loop.paused set) with the state as read back, and must enqueue
 // what resolves it (clearing loop.paused on the device).
 template <class Policy, class Balance, class Pause>
-StrategyStats run_engine(const Workspace<typename Policy::Weight>& ws, FirstFrontier first,
+SolveCounters run_engine(const Workspace<typename Policy::Weight>& ws, FirstFrontier first,
                          const typename Policy::State& init, Pause pause) {
   using State = typename Policy::State;
   static_assert(sizeof(State) <= kStateBytes);

@@ -42,12 +42,13 @@
 #include <stdexcept>
 #include <string>
 
-#include "sssp/bucket_split_block.cuh"
-#include "sssp/cuda_check.cuh"
-#include "sssp/engine.cuh"
-#include "sssp/far_pile.cuh"
-#include "sssp/relax.cuh"
-#include "sssp/workspace.cuh"
+#include "sssp/policies/bucket_split_block.cuh"
+#include "sssp/common/cuda_check.cuh"
+#include "sssp/common/grid.cuh"
+#include "sssp/engine/engine.cuh"
+#include "sssp/policies/far_pile.cuh"
+#include "sssp/balance/relax.cuh"
+#include "sssp/engine/workspace.cuh"
 
 #include <multisplit/multisplit.cuh>
 
@@ -365,11 +366,6 @@ inline std::uint32_t bits_for(std::uint32_t values) {  // bits to hold 0 .. valu
   return bits;
 }
 
-inline int grid_for(std::uint64_t n, int block, int max_grid) {
-  const std::uint64_t g = (n + static_cast<std::uint64_t>(block) - 1) / static_cast<std::uint64_t>(block);
-  return static_cast<int>(g < 1 ? 1 : (g > static_cast<std::uint64_t>(max_grid) ? max_grid : g));
-}
-
 // Temporary bytes a full split needs for up to `max_items` entries.
 template <class Codec>
 std::size_t bucketing_temp_bytes(std::uint64_t max_items, std::uint32_t windows, bool multisplit) {
@@ -390,7 +386,7 @@ std::size_t bucketing_temp_bytes(std::uint64_t max_items, std::uint32_t windows,
 }
 
 template <class Codec, class Balance>
-StrategyStats run_bucketing(const Workspace<typename Codec::Weight>& ws, FirstFrontier first,
+SolveCounters run_bucketing(const Workspace<typename Codec::Weight>& ws, FirstFrontier first,
                             typename Codec::Delta delta, std::uint32_t windows, bool use_multisplit) {
   using Policy = BucketingPolicy<Codec>;
   using State = typename Policy::State;
@@ -461,11 +457,11 @@ StrategyStats run_bucketing(const Workspace<typename Codec::Weight>& ws, FirstFr
     after_full_split<Policy><<<1, 1, 0, ws.stream>>>(d_state, stamp);
     SSSP_CHECK_LAUNCH("after_full_split");
   };
-  StrategyStats stats = run_engine<Policy, Balance>(w, first, init, full_split);
+  SolveCounters stats = run_engine<Policy, Balance>(w, first, init, full_split);
   const auto* end = static_cast<const State*>(ws.host_state);  // the state as the loop ended
   stats.full_splits = end->full_splits;
-  stats.block_splits = end->block_splits;
-  stats.grid_splits = end->grid_splits;
+  stats.full_splits_in_block = end->block_splits;
+  stats.full_splits_in_grid = end->grid_splits;
   return stats;
 }
 

@@ -7,24 +7,13 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "sssp/balance.cuh"
-#include "sssp/labels.cuh"
-#include "sssp/narrow_relax.cuh"
-#include "sssp/relax.cuh"
+#include "sssp/balance/balance.cuh"
+#include "sssp/common/labels.cuh"
+#include "sssp/engine/narrow_relax.cuh"
+#include "sssp/balance/relax.cuh"
+#include "sssp/solver.hpp"
 
 namespace sssp::detail {
-
-struct StrategyStats {
-  std::uint64_t relaxations = 0;
-  std::uint64_t iterations = 0;     // relax rounds
-  std::uint64_t rounds_narrow = 0;  // of those, rounds of the single-block loop
-  std::uint64_t rounds_cluster = 0; // of those, rounds of the cluster loop
-  std::uint64_t cluster_steps = 0;  // local steps within them (per round, the deepest block's or, resident, warp's)
-  std::uint64_t buckets_processed = 0;
-  std::uint64_t full_splits = 0;   // bucketing: full splits of the far pile
-  std::uint64_t block_splits = 0;  // of those, split in one block on the device (no pause for the host)
-  std::uint64_t grid_splits = 0;   // of those, split in a cooperative grid on the device (no pause for the host)
-};
 
 template <class Weight>
 struct Workspace {

@@ -28,9 +28,9 @@
 
 #include <multisplit/grid_multisplit.cuh>
 
-#include "sssp/labels.cuh"
-#include "sssp/narrow_relax.cuh"
-#include "sssp/relax.cuh"
+#include "sssp/common/labels.cuh"
+#include "sssp/engine/narrow_relax.cuh"
+#include "sssp/balance/relax.cuh"
 
 namespace sssp::detail {
 

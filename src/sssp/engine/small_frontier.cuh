@@ -18,9 +18,9 @@
 
 #include <cstdint>
 
-#include "sssp/cuda_check.cuh"
-#include "sssp/narrow_relax.cuh"
-#include "sssp/relax.cuh"
+#include "sssp/common/cuda_check.cuh"
+#include "sssp/engine/narrow_relax.cuh"
+#include "sssp/balance/relax.cuh"
 
 namespace sssp::detail {
 

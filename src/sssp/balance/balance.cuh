@@ -19,9 +19,9 @@
 
 #include <cstdint>
 
-#include "sssp/binned_relax.cuh"
-#include "sssp/merge_path_relax.cuh"
-#include "sssp/relax.cuh"
+#include "sssp/balance/binned_relax.cuh"
+#include "sssp/balance/merge_path_relax.cuh"
+#include "sssp/balance/relax.cuh"
 #include "sssp/solver.hpp"
 
 namespace sssp::detail {

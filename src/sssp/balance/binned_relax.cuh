@@ -47,9 +47,9 @@
 
 #include <multisplit/warp_multisplit.cuh>
 
-#include "sssp/labels.cuh"
+#include "sssp/common/labels.cuh"
 #include "sssp/plan.hpp"
-#include "sssp/relax.cuh"
+#include "sssp/balance/relax.cuh"
 
 namespace sssp::detail {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sssp/cuda_check.cuh"
+#include "sssp/common/cuda_check.cuh"
 
 namespace sssp::detail {
 

@@ -33,10 +33,10 @@
 
 #include <cstdint>
 
-#include "sssp/cuda_check.cuh"
-#include "sssp/labels.cuh"
+#include "sssp/common/cuda_check.cuh"
+#include "sssp/common/labels.cuh"
 #include "sssp/plan.hpp"
-#include "sssp/relax.cuh"
+#include "sssp/balance/relax.cuh"
 
 namespace sssp::detail {
 

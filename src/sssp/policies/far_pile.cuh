@@ -12,9 +12,9 @@
 
 #include <cstdint>
 
-#include "sssp/engine.cuh"
-#include "sssp/labels.cuh"
-#include "sssp/relax.cuh"
+#include "sssp/engine/engine.cuh"
+#include "sssp/common/labels.cuh"
+#include "sssp/balance/relax.cuh"
 
 namespace sssp::detail {
 

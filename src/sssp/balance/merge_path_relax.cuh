@@ -35,9 +35,9 @@
 
 #include <cstdint>
 
-#include "sssp/labels.cuh"
+#include "sssp/common/labels.cuh"
 #include "sssp/plan.hpp"
-#include "sssp/relax.cuh"
+#include "sssp/balance/relax.cuh"
 
 namespace sssp::detail {
 

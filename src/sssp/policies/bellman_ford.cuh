@@ -11,7 +11,7 @@
 
 #include <cstdint>
 
-#include "sssp/engine.cuh"
+#include "sssp/engine/engine.cuh"
 
 namespace sssp::detail {
 
@@ -48,11 +48,11 @@ struct BellmanFordPolicy {
 };
 
 template <class Codec, class Balance>
-StrategyStats run_bellman_ford(const Workspace<typename Codec::Weight>& ws, FirstFrontier first) {
+SolveCounters run_bellman_ford(const Workspace<typename Codec::Weight>& ws, FirstFrontier first) {
   using Policy = BellmanFordPolicy<Codec>;
   typename Policy::State init{};
   init.loop = initial_loop(ws);
-  StrategyStats stats = run_engine<Policy, Balance>(ws, first, init, [](const typename Policy::State&) {});
+  SolveCounters stats = run_engine<Policy, Balance>(ws, first, init, [](const typename Policy::State&) {});
   stats.buckets_processed = 0;
   return stats;
 }

@@ -20,9 +20,9 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "sssp/engine.cuh"
-#include "sssp/far_pile.cuh"
-#include "sssp/labels.cuh"
+#include "sssp/engine/engine.cuh"
+#include "sssp/policies/far_pile.cuh"
+#include "sssp/common/labels.cuh"
 
 namespace sssp::detail {
 
@@ -101,7 +101,7 @@ struct NearFarPolicy {
 };
 
 template <class Codec, class Balance>
-StrategyStats run_near_far(const Workspace<typename Codec::Weight>& ws, FirstFrontier first,
+SolveCounters run_near_far(const Workspace<typename Codec::Weight>& ws, FirstFrontier first,
                            typename Codec::Delta delta) {
   using Policy = NearFarPolicy<Codec>;
   return run_engine<Policy, Balance>(ws, first, Policy::initial_state(ws, delta), [](const typename Policy::State&) {
