@@ -60,7 +60,6 @@ __global__ void replicate_graph(const std::uint64_t* offsets, const std::uint32_
   if (first == 0) out_offsets[std::uint64_t{copies} * n] = copies * m;
 }
 
-
 inline std::string format_bytes(std::uint64_t bytes) {
   std::ostringstream s;
   s << bytes << " bytes (" << std::fixed;
@@ -99,7 +98,6 @@ struct DeviceGraph {
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
   Workspace<Weight> ws;
-
 
   DeviceGraph(const graph::Csr<Weight>& g, const SolverOptions& opts) : options(opts) {
     open_device();
@@ -308,7 +306,7 @@ struct DeviceGraph {
     }
   }
 
-  // A solver for `copies` disjoint copies of base's graph, built on the
+  // A graph of `copies` disjoint copies of base's graph, built on the
   // device from base's arrays: copy c's vertex v is vertex c * base.n + v.
   // A batch's sources solved together are one multi-source solve on it,
   // each source in its own copy (the rows of its labels are the sources'
@@ -322,7 +320,7 @@ struct DeviceGraph {
     if (options.load_balance == LoadBalance::MergePath && merge_path_arc_bits(n, m) == 0)
       options.load_balance = LoadBalance::Auto;  // the copies' ids no longer fit merge-path's word
     // The copies keep the input order and never run the resident block
-    // (their solver runs only run_strategy).
+    // (a batch runs only run_strategy on them).
     options.vertex_ordering = VertexOrdering::Input;
     options.overrides.resident_block = false;
     open_device();
